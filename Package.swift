@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "DependencyKit",
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "DependencyKit", targets: ["DependencyKit"]),
+        .library(name: "DependencyKitTesting", targets: ["DependencyKitTesting"]),
+        .library(name: "AppCore", targets: ["AppCore"]),
+    ],
+    targets: [
+        .target(name: "DependencyKitAtomics"),
+        .target(name: "DependencyKit", dependencies: ["DependencyKitAtomics"], swiftSettings: swiftSettings),
+        .target(name: "DependencyKitTesting", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
+        .target(name: "AppCore", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DependencyKitTests",
+            dependencies: ["DependencyKit", "DependencyKitTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DependencyKitTestingTests",
+            dependencies: ["DependencyKit", "DependencyKitTesting", "AppCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AppCoreTests",
+            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

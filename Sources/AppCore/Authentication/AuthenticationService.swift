@@ -1,0 +1,54 @@
+/// The server's authentication endpoints.
+public protocol AuthenticationService: Sendable {
+    /// Creates an account and returns its session.
+    func signUp(_ request: SignUpRequest) async throws(AuthenticationError) -> Session
+    /// Exchanges credentials for a session.
+    func logIn(_ credentials: Credentials) async throws(AuthenticationError) -> Session
+    /// Revokes a session's token.
+    func logOut(token: Secret) async throws(AuthenticationError)
+}
+
+/// ``AuthenticationService`` over ``HTTPServiceType``: `POST /auth/signup`, `/auth/login`,
+/// `/auth/logout`.
+public struct AuthenticationNetworkService: AuthenticationService {
+    private let httpService: any HTTPServiceType
+
+    /// Creates the service.
+    /// - Parameter httpService: The HTTP service to send requests with.
+    public init(httpService: any HTTPServiceType) {
+        self.httpService = httpService
+    }
+
+    public func signUp(_ request: SignUpRequest) async throws(AuthenticationError) -> Session {
+        do {
+            return try await httpService.post("/auth/signup", body: request, token: nil)
+        } catch {
+            throw Self.map(error, unauthorized: .invalidCredentials)
+        }
+    }
+
+    public func logIn(_ credentials: Credentials) async throws(AuthenticationError) -> Session {
+        do {
+            return try await httpService.post("/auth/login", body: credentials, token: nil)
+        } catch {
+            throw Self.map(error, unauthorized: .invalidCredentials)
+        }
+    }
+
+    public func logOut(token: Secret) async throws(AuthenticationError) {
+        do {
+            try await httpService.send("/auth/logout", body: EmptyBody(), token: token)
+        } catch {
+            throw Self.map(error, unauthorized: .notAuthenticated)
+        }
+    }
+
+    static func map(_ error: HTTPError, unauthorized: AuthenticationError) -> AuthenticationError {
+        switch error {
+        case .status(401, _): unauthorized
+        case .status(409, _): .emailAlreadyRegistered
+        case .status(400, let reason): .rejected(reason)
+        default: .http(error)
+        }
+    }
+}

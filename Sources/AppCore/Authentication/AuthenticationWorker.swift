@@ -1,0 +1,50 @@
+/// What the app's screens call to sign up, log in and log out.
+public protocol AuthenticationWorkerType: Sendable {
+    /// Creates an account and returns its session.
+    func signUp(name: String, email: String, password: Secret) async throws(AuthenticationError) -> Session
+    /// Logs in and returns the session.
+    func logIn(email: String, password: Secret) async throws(AuthenticationError) -> Session
+    /// Logs out, revoking the session's token.
+    func logOut(_ session: Session) async throws(AuthenticationError)
+}
+
+/// The default ``AuthenticationWorkerType``: validates input, then calls the service.
+public struct AuthenticationWorker: AuthenticationWorkerType {
+    private let service: any AuthenticationService
+
+    /// Creates the worker.
+    /// - Parameter service: The authentication service to call.
+    public init(service: any AuthenticationService) {
+        self.service = service
+    }
+
+    public func signUp(name: String, email: String, password: Secret) async throws(AuthenticationError)
+        -> Session
+    {
+        let name = name.trimmingWhitespace()
+        let email = email.trimmingWhitespace().lowercased()
+        guard !name.isEmpty else { throw .rejected("the name is empty") }
+        guard email.contains("@") else { throw .rejected("the email address is not valid") }
+        guard password.revealed.count >= 8 else { throw .rejected("the password is shorter than 8 characters") }
+        return try await service.signUp(SignUpRequest(name: name, email: email, password: password))
+    }
+
+    public func logIn(email: String, password: Secret) async throws(AuthenticationError) -> Session {
+        let email = email.trimmingWhitespace().lowercased()
+        guard !email.isEmpty, !password.revealed.isEmpty else { throw .invalidCredentials }
+        return try await service.logIn(Credentials(email: email, password: password))
+    }
+
+    public func logOut(_ session: Session) async throws(AuthenticationError) {
+        try await service.logOut(token: session.token)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,101 @@
+public import DependencyKit
+public import Foundation
+
+/// AppCore's container: one resolve method per dependency, each with a default.
+///
+/// Conform to it directly with a class to get a test double that implements only what a test
+/// needs; every other resolve comes from the defaults below, and because the defaults build
+/// the graph by calling `self`'s resolves, your one method cascades into everything built on
+/// it. For an app, subclass ``CoreDependency`` instead.
+///
+/// ```swift
+/// final class OfflineDependency: DependencyContainer, Dependency {
+///     func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+/// }
+/// // resolveUsersWorker() now builds a UsersWorker over OfflineHTTPService.
+/// ```
+///
+/// The blog post this pattern comes from overloads `resolveService()` and `resolveWorker()`
+/// by return type; here every resolve has its own name:
+///
+/// | blog | AppCore |
+/// | --- | --- |
+/// | `resolveService() -> HTTPServiceType` | ``resolveHTTPService()`` |
+/// | `resolveService() -> AuthenticationService` | ``resolveAuthenticationService()`` |
+/// | `resolveWorker() -> AuthenticationWorkerType` | ``resolveAuthenticationWorker()`` |
+/// | `resolveStore() -> UsersStore` | ``resolveUsersStore()`` |
+/// | `resolveCache() -> UsersStore` | ``resolveUsersCache()`` |
+/// | `resolveWorker() -> UsersWorkerType` | ``resolveUsersWorker()`` |
+public protocol Dependency: InjectableContainer where Injector == DependencyInjector {
+    /// Where the server is and how to talk to it.
+    func resolveHTTPConfiguration() -> HTTPConfiguration
+    /// The HTTP service every network type is built on.
+    func resolveHTTPService() -> any HTTPServiceType
+    /// The authentication endpoints.
+    func resolveAuthenticationService() -> any AuthenticationService
+    /// What screens call to sign up, log in and log out.
+    func resolveAuthenticationWorker() -> any AuthenticationWorkerType
+    /// Where users come from: the server.
+    func resolveUsersStore() -> any UsersStore
+    /// The directory the users cache lives in.
+    func resolveUsersCacheDirectory() -> URL
+    /// The local copy of the last users fetched.
+    func resolveUsersCache() -> any UsersCacheStore
+    /// What screens call to get users.
+    func resolveUsersWorker() -> any UsersWorkerType
+}
+
+// The default graph, written once. Each `resolveX()` default calls `defaultX()`; the
+// `defaultX()` builders are public so that an override can decorate the default, the way a
+// subclass would call `super`.
+extension Dependency {
+    public func resolveHTTPConfiguration() -> HTTPConfiguration { defaultHTTPConfiguration() }
+    public func resolveHTTPService() -> any HTTPServiceType { defaultHTTPService() }
+    public func resolveAuthenticationService() -> any AuthenticationService { defaultAuthenticationService() }
+    public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { defaultAuthenticationWorker() }
+    public func resolveUsersStore() -> any UsersStore { defaultUsersStore() }
+    public func resolveUsersCacheDirectory() -> URL { defaultUsersCacheDirectory() }
+    public func resolveUsersCache() -> any UsersCacheStore { defaultUsersCache() }
+    public func resolveUsersWorker() -> any UsersWorkerType { defaultUsersWorker() }
+
+    /// The default configuration: ``HTTPConfiguration/default``.
+    public func defaultHTTPConfiguration() -> HTTPConfiguration { .default }
+
+    /// The default HTTP service: an ``HTTPService`` with ``resolveHTTPConfiguration()``.
+    public func defaultHTTPService() -> any HTTPServiceType {
+        HTTPService(configuration: resolveHTTPConfiguration())
+    }
+
+    /// The default authentication service: an ``AuthenticationNetworkService`` over
+    /// ``resolveHTTPService()``.
+    public func defaultAuthenticationService() -> any AuthenticationService {
+        AuthenticationNetworkService(httpService: resolveHTTPService())
+    }
+
+    /// The default authentication worker: an ``AuthenticationWorker`` over
+    /// ``resolveAuthenticationService()``.
+    public func defaultAuthenticationWorker() -> any AuthenticationWorkerType {
+        AuthenticationWorker(service: resolveAuthenticationService())
+    }
+
+    /// The default users store: a ``UsersNetworkStore`` over ``resolveHTTPService()``.
+    public func defaultUsersStore() -> any UsersStore {
+        UsersNetworkStore(httpService: resolveHTTPService())
+    }
+
+    /// The default cache directory: `AppCore` inside the system's temporary directory.
+    public func defaultUsersCacheDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("AppCore", isDirectory: true)
+    }
+
+    /// The default users cache: a ``UsersFileCacheStore`` in ``resolveUsersCacheDirectory()``.
+    public func defaultUsersCache() -> any UsersCacheStore {
+        UsersFileCacheStore(directory: resolveUsersCacheDirectory())
+    }
+
+    /// The default users worker: a ``UsersWorker`` over ``resolveUsersStore()`` and
+    /// ``resolveUsersCache()``.
+    public func defaultUsersWorker() -> any UsersWorkerType {
+        UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache())
+    }
+}

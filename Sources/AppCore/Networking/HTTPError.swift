@@ -1,0 +1,41 @@
+/// Why an HTTP request failed. Never contains a password or token.
+public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path or base URL does not form a valid URL.
+    case invalidURL(String)
+    /// Plain `http://` to a host other than loopback, refused because the configuration does not
+    /// allow it.
+    case insecureTransport(host: String)
+    /// The server could not be reached (connection refused, host not found, network down).
+    case connectionFailed(String)
+    /// No response arrived within the configured timeout.
+    case timedOut
+    /// The server answered with a status outside 200–299.
+    case status(code: Int, body: String)
+    /// The server answered 2xx with no body where one was expected.
+    case emptyBody
+    /// The body was not the JSON that was expected.
+    case malformedResponse(String)
+    /// The body was larger than the configured limit.
+    case responseTooLarge(limit: Int)
+    /// Encoding the request body failed.
+    case encodingFailed(String)
+    /// Any other transport failure.
+    case transport(String)
+
+    /// A one-line explanation for people.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid URL: \(url)"
+        case .insecureTransport(let host):
+            "refused plain http:// to \(host); use https or allow insecure HTTP in the configuration"
+        case .connectionFailed(let reason): "could not connect: \(reason)"
+        case .timedOut: "the request timed out"
+        case .status(let code, let body): body.isEmpty ? "HTTP \(code)" : "HTTP \(code): \(body)"
+        case .emptyBody: "the response body was empty"
+        case .malformedResponse(let reason): "malformed response: \(reason)"
+        case .responseTooLarge(let limit): "the response was larger than \(limit) bytes"
+        case .encodingFailed(let reason): "could not encode the request: \(reason)"
+        case .transport(let reason): "transport error: \(reason)"
+        }
+    }
+}

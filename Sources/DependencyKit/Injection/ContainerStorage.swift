@@ -1,0 +1,139 @@
+/// The thread-safe, scope-aware home of one kind of container.
+///
+/// An injector (see ``DependencyInjecting``) owns exactly one `ContainerStorage`. It holds the
+/// global container, installs the default one on first use, and consults task-local scopes
+/// (see ``withDependencies(_:operation:)-(_,()->R)``) before the global.
+///
+/// ## The hot path
+///
+/// Reading ``current`` takes no lock. It makes one relaxed atomic load of the number of live
+/// scopes for this storage — when no scope is live, it skips the task-local lookup entirely —
+/// and one acquire load of the installed container.
+///
+/// ## Lifetime of installed containers
+///
+/// A reader may be holding a container it has just loaded while another thread installs a
+/// new one. So that such a reader never touches freed memory, and so that reading needs no
+/// reference counting on the shared box, **every container ever installed in a storage stays
+/// alive until the process exits**. A container is a small object; install containers at
+/// launch and per test suite, not in a loop. Shared instances created by a replaced container
+/// stay with it (it is no longer served, so they are never handed out again).
+public final class ContainerStorage<Container: Sendable>: Sendable {
+    /// Holds one installed container. Boxes are never freed (see the type's discussion).
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline
+        let container: Container
+
+        init(_ container: Container) { self.container = container }
+    }
+
+    /// Installed boxes, oldest first, kept alive forever, plus the default container's factory.
+    private struct State {
+        var installed: [Box] = []
+        var makeDefault: @Sendable () -> Container
+    }
+
+    /// The installed box as an unretained pointer; `0` until the first read or install.
+    @usableFromInline
+    let installedBox = AtomicWord(0)
+
+    /// Number of live scope frames for this storage; the hot path skips the task-local when `0`.
+    @usableFromInline
+    package let liveScopes = AtomicWord(0)
+
+    private let state: Locked<State>
+
+    /// Creates a storage whose default container is made by `makeDefault`.
+    ///
+    /// The factory runs lazily, on the first read, and again after each ``reset()``.
+    /// - Parameter makeDefault: Makes the container served when nothing else is installed.
+    public init(default makeDefault: @escaping @Sendable () -> Container) {
+        state = Locked(State(makeDefault: makeDefault))
+    }
+
+    /// The container in effect for the current task.
+    ///
+    /// The innermost live scope for this storage wins; without one, the global container.
+    @inlinable
+    public var current: Container {
+        if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainer() {
+            return scoped
+        }
+        return global
+    }
+
+    /// The global container, ignoring any scope.
+    @inlinable
+    public var global: Container {
+        let raw = installedBox.loadAcquire()
+        if _fastPath(raw != 0) {
+            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!)
+                ._withUnsafeGuaranteedRef { $0.container }
+        }
+        return installDefault()
+    }
+
+    /// Installs `container` as the global container, from any thread.
+    ///
+    /// Readers on other threads see either the previous container or this one, never a torn
+    /// value. Scopes that are live keep their own container.
+    /// - Parameter container: The container to serve from now on.
+    public func install(_ container: Container) {
+        let box = Box(container)
+        state.withLock { state in
+            state.installed.append(box)
+            installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
+        }
+    }
+
+    /// Installs a fresh default container, discarding whatever was installed.
+    public func reset() {
+        let makeDefault = state.withLock { $0.makeDefault }
+        install(makeDefault())
+    }
+
+    /// Changes the factory of the default container and installs a container made by it.
+    /// - Parameter makeDefault: Makes the container served after this call and after each reset.
+    public func setDefault(_ makeDefault: @escaping @Sendable () -> Container) {
+        state.withLock { $0.makeDefault = makeDefault }
+        install(makeDefault())
+    }
+
+    /// The cold path of ``global``: the first read installs the default container.
+    @usableFromInline
+    func installDefault() -> Container {
+        // The factory runs outside the lock (it is user code); if two threads race here, the
+        // first to install wins and both return the winner, so only one default is ever served.
+        let makeDefault = state.withLock { $0.makeDefault }
+        let candidate = Box(makeDefault())
+        let winner: Box = state.withLock { state in
+            if installedBox.loadAcquire() == 0 {
+                state.installed.append(candidate)
+                installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(candidate).toOpaque()))
+                return candidate
+            }
+            let raw = installedBox.loadAcquire()
+            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!).takeUnretainedValue()
+        }
+        return winner.container
+    }
+
+    /// The innermost scoped container of this storage in the current task, if any.
+    @usableFromInline
+    func scopedContainer() -> Container? {
+        var frame = ScopeFrame.current
+        while let candidate = frame {
+            if candidate.storage === liveScopes {
+                return unsafeDowncast(candidate.box, to: Box.self).container
+            }
+            frame = candidate.parent
+        }
+        return nil
+    }
+
+    /// Makes the scope frame that binds `container` to this storage on top of `parent`.
+    package func frame(binding container: Container, parent: ScopeFrame?) -> ScopeFrame {
+        ScopeFrame(storage: liveScopes, box: Box(container), parent: parent)
+    }
+}

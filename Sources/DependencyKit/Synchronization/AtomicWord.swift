@@ -1,0 +1,45 @@
+internal import DependencyKitAtomics
+
+/// One machine word read and written with C11 atomics.
+///
+/// The hot path reads the installed container and the live-scope count through this type, so it
+/// must never lock. `Synchronization.Atomic` would do, but needs macOS 15 / iOS 18.
+///
+/// `@unchecked Sendable` is sound here: the word lives at a stable heap address owned by this
+/// object and is only ever touched through the atomic functions below.
+@usableFromInline
+package final class AtomicWord: @unchecked Sendable {
+    @usableFromInline
+    let word: UnsafeMutablePointer<Int>
+
+    package init(_ initialValue: Int = 0) {
+        word = .allocate(capacity: 1)
+        word.initialize(to: initialValue)
+    }
+
+    deinit {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    /// Loads with acquire ordering: everything written before the matching release store is visible.
+    @usableFromInline
+    package func loadAcquire() -> Int { dk_atomic_load_acquire(word) }
+
+    /// Loads with relaxed ordering: only the value itself is guaranteed.
+    @usableFromInline
+    package func loadRelaxed() -> Int { dk_atomic_load_relaxed(word) }
+
+    /// Stores with release ordering.
+    package func storeRelease(_ value: Int) { dk_atomic_store_release(word, value) }
+
+    /// Adds `delta` and returns the previous value.
+    @discardableResult
+    package func add(_ delta: Int) -> Int { dk_atomic_fetch_add(word, delta) }
+
+    /// Replaces `expected` with `desired` if the word still holds `expected`.
+    package func compareExchange(expected: Int, desired: Int) -> Bool {
+        var expected = expected
+        return dk_atomic_compare_exchange(word, &expected, desired)
+    }
+}
