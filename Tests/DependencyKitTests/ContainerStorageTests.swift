@@ -1,0 +1,75 @@
+import DependencyKit
+import Testing
+
+@testable import DependencyKit
+
+private protocol CountedDependency: InjectableContainer where Injector == CountedInjector {}
+private final class CountedCore: DependencyContainer, CountedDependency, @unchecked Sendable {
+    let serial: Int
+    init(serial: Int) {
+        self.serial = serial
+        super.init()
+    }
+}
+private let madeDefaults = Locked(0)
+private enum CountedInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any CountedDependency> {
+        CountedCore(serial: madeDefaults.withLock { count in
+            count += 1
+            return count
+        })
+    }
+}
+
+private func serial(_ container: any CountedDependency) -> Int { (container as! CountedCore).serial }
+
+@Suite(.serialized)
+struct ContainerStorageTests {
+    @Test func defaultIsMadeOnceEvenWhenManyThreadsReadFirst() async {
+        let storage = ContainerStorage<any CountedDependency> {
+            CountedCore(serial: madeDefaults.withLock { count in
+                count += 1
+                return count
+            })
+        }
+        let before = madeDefaults.withLock { $0 }
+        let serials = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<64 { group.addTask { serial(storage.current) } }
+            return await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(serials.count == 1)
+        let made = madeDefaults.withLock { $0 } - before
+        // The factory may run more than once when reads race, but only one result is ever served.
+        #expect(made >= 1)
+        #expect(serial(storage.current) == serials.first)
+    }
+
+    @Test func installReplacesTheGlobalAndResetMakesANewDefault() {
+        let installed = CountedCore(serial: -1)
+        CountedInjector.dependencies = installed
+        #expect(CountedInjector.dependencies === installed)
+        CountedInjector.reset()
+        let afterReset = CountedInjector.dependencies
+        #expect(afterReset !== installed)
+        #expect(serial(afterReset) > 0)
+        #expect(CountedInjector.dependencies === afterReset)
+    }
+
+    @Test func setDefaultChangesWhatResetInstalls() {
+        let storage = ContainerStorage<any CountedDependency> { CountedCore(serial: 1) }
+        storage.setDefault { CountedCore(serial: 42) }
+        #expect(serial(storage.current) == 42)
+        storage.install(CountedCore(serial: 7))
+        #expect(serial(storage.current) == 7)
+        storage.reset()
+        #expect(serial(storage.current) == 42)
+    }
+
+    @Test func storagesOfDifferentContainersAreIndependent() {
+        withDependencies(OtherCore(name: "scoped")) {
+            #expect(OtherInjector.dependencies.resolveName() == "scoped")
+            #expect(ToyInjector.storage.scopedContainer() == nil)
+        }
+        #expect(OtherInjector.dependencies.resolveName() == "default")
+    }
+}

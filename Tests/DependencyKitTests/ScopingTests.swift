@@ -1,0 +1,106 @@
+import Dispatch
+import Testing
+
+@testable import DependencyKit
+
+struct ScopingTests {
+    @Test func syncScopeOverridesOnlyInsideTheOperation() {
+        #expect(ToyInjector.storage.scopedContainer() == nil)
+        let inside = withDependencies(ToyCore(marker: 11)) { currentMarker() }
+        #expect(inside == 11)
+        #expect(ToyInjector.storage.scopedContainer() == nil)
+    }
+
+    @Test func asyncScopeOverridesAcrossSuspensionPoints() async {
+        let marker = await withDependencies(ToyCore(marker: 12)) { () async -> Int in
+            await Task.yield()
+            return currentMarker()
+        }
+        #expect(marker == 12)
+    }
+
+    @Test func innermostScopeWins() {
+        withDependencies(ToyCore(marker: 1)) {
+            #expect(currentMarker() == 1)
+            withDependencies(ToyCore(marker: 2)) {
+                #expect(currentMarker() == 2)
+            }
+            #expect(currentMarker() == 1)
+        }
+    }
+
+    @Test func scopesOfTwoInjectorsNest() {
+        withDependencies(ToyCore(marker: 5)) {
+            withDependencies(OtherCore(name: "inner")) {
+                #expect(currentMarker() == 5)
+                #expect(OtherInjector.dependencies.resolveName() == "inner")
+            }
+        }
+    }
+
+    @Test func childTasksInheritTheScope() async {
+        await withDependencies(ToyCore(marker: 21)) {
+            async let fromAsyncLet = currentMarker()
+            let fromGroup = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { currentMarker() } }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let fromTask = await Task { currentMarker() }.value
+            let fromAsyncLetValue = await fromAsyncLet
+            #expect(fromAsyncLetValue == 21)
+            #expect(fromGroup == Array(repeating: 21, count: 8))
+            #expect(fromTask == 21)
+        }
+    }
+
+    @Test func detachedTaskSeesTheGlobalUnlessItReentersACapturedContext() async {
+        let global = ToyInjector.storage.global.resolveMarker()
+        await withDependencies(ToyCore(marker: 31)) {
+            let context = DependencyContext.capture()
+            #expect(context.isScoped)
+            let uncaptured = await Task.detached { currentMarker() }.value
+            let captured = await Task.detached { context.run { currentMarker() } }.value
+            let capturedAsync = await Task.detached {
+                await context.run { () async -> Int in
+                    await Task.yield()
+                    return currentMarker()
+                }
+            }.value
+            #expect(uncaptured == global)
+            #expect(captured == 31)
+            #expect(capturedAsync == 31)
+        }
+    }
+
+    @Test func dispatchQueueClosureReentersACapturedContext() async {
+        let global = ToyInjector.storage.global.resolveMarker()
+        let (uncaptured, captured) = await withDependencies(ToyCore(marker: 41)) {
+            let context = DependencyContext.capture()
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: (currentMarker(), context.run { currentMarker() }))
+                }
+            }
+        }
+        #expect(uncaptured == global)
+        #expect(captured == 41)
+    }
+
+    @Test func contextCapturedOutsideAnyScopeIsNotScoped() {
+        #expect(!DependencyContext.capture().isScoped)
+    }
+
+    @Test func unstructuredTaskThatOutlivesTheScopeStillSeesIt() async {
+        let storage = OtherInjector.storage
+        // Other tests may scope OtherInjector concurrently, so compare the frames this test made.
+        let frame = storage.frame(binding: OtherCore(name: "counted"), parent: nil)
+        let during = storage.liveScopes.loadRelaxed()
+        #expect(during >= 1)
+        let escaped = ScopeFrame.$current.withValue(frame) {
+            Task { try? await Task.sleep(nanoseconds: 1_000_000); return OtherInjector.dependencies.resolveName() }
+        }
+        // The unstructured task outlives `withValue` and still sees its scope.
+        let seen = await escaped.value
+        #expect(seen == "counted")
+    }
+}

@@ -1,0 +1,46 @@
+import DependencyKit
+
+/// A minimal container declared with the engine, the way any module would.
+protocol ToyDependency: InjectableContainer where Injector == ToyInjector {
+    func resolveGreeting() -> String
+    func resolveMarker() -> Int
+}
+
+extension ToyDependency {
+    func resolveGreeting() -> String { "hello from \(resolveMarker())" }
+    func resolveMarker() -> Int { 0 }
+}
+
+class ToyCore: DependencyContainer, ToyDependency, @unchecked Sendable {
+    let marker: Int
+    init(marker: Int) {
+        self.marker = marker
+        super.init()
+    }
+    func resolveMarker() -> Int { marker }
+}
+
+enum ToyInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any ToyDependency> { ToyCore(marker: 0) }
+}
+
+/// A second, independent kind of container, so tests can prove storages do not mix.
+protocol OtherDependency: InjectableContainer where Injector == OtherInjector {
+    func resolveName() -> String
+}
+
+final class OtherCore: DependencyContainer, OtherDependency, @unchecked Sendable {
+    let name: String
+    init(name: String) {
+        self.name = name
+        super.init()
+    }
+    func resolveName() -> String { name }
+}
+
+enum OtherInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any OtherDependency> { OtherCore(name: "default") }
+}
+
+/// Reads the toy container's marker through the injector, as application code would.
+func currentMarker() -> Int { ToyInjector.dependencies.resolveMarker() }
