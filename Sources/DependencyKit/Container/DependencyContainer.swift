@@ -30,6 +30,12 @@
 /// `let` properties of `Sendable` types (configuration values, other containers) — a resolve
 /// method that needs state should use a shared instance instead of a stored `var`.
 open class DependencyContainer: @unchecked Sendable {
+    /// The shared instances of this container (see `shared(_:fileID:line:column:_:)`).
+    ///
+    /// Nothing reads it unless a resolve asks for a shared instance, so fresh resolves never
+    /// touch it; a container that never shares pays one small lock allocated with it.
+    package let sharedInstances = SharedInstances()
+
     /// Creates a container.
     public init() {}
 }

@@ -1,0 +1,173 @@
+/// Registrations looked up by type and optional tag at run time: the model of the proof of
+/// concept that led to Dip.
+///
+/// Register an instance (shared: every resolve returns it) or a factory (fresh: called on every
+/// resolve) for a type — usually a protocol existential — optionally under a tag, then resolve
+/// with the type inferred from the call site:
+///
+/// ```swift
+/// let registry = DependencyRegistry()
+/// registry.register((any WebServiceType).self, instance: WebService())
+/// registry.register((any FriendsProvider).self) { tag in
+///     DummyFriendsProvider(user: tag?.value(as: String.self) ?? "Jane Doe")
+/// }
+/// registry.register((any FriendsProvider).self, tag: "me") { PlistFriendsProvider(plist: "myfriends") }
+///
+/// let mine: any FriendsProvider = try registry.resolve(tag: "me")     // PlistFriendsProvider
+/// let bob: any FriendsProvider = try registry.resolve(tag: "bob")     // Dummy, user "bob"
+/// let web: any WebServiceType = try registry.resolve()                // the one WebService
+/// ```
+///
+/// - **Fallback.** Resolving with a tag uses the registration under that tag, else the
+///   untagged one; a factory receives the tag that was asked for either way.
+/// - **Errors, not crashes.** A missing registration throws ``RegistryError/notRegistered(type:tag:)``,
+///   which names the type and the tag.
+/// - **Replace.** Registering again for the same type and tag replaces the registration.
+/// - **Thread-safe.** Register and resolve from any thread. Factories run outside the
+///   registry's lock, so a factory may resolve from the same registry.
+///
+/// ## Registry or container?
+///
+/// A container's resolve methods are checked by the compiler: nothing can be missing, and an
+/// override is found by reading code. Prefer them. Reach for a registry when the set of
+/// implementations is only known at run time: plugins loaded by name, variants behind a
+/// feature flag, a per-tenant implementation chosen by a tenant identifier. A container can
+/// own the registry and serve it like any other dependency:
+///
+/// ```swift
+/// open func resolvePlugins() -> DependencyRegistry { shared { DependencyRegistry() } }
+/// ```
+public final class DependencyRegistry: Sendable {
+    private struct Key: Hashable {
+        let type: ObjectIdentifier
+        let tag: RegistryTag?
+    }
+
+    private enum Registration: Sendable {
+        case instance(any Sendable)
+        case factory(@Sendable (RegistryTag?) -> Any)
+    }
+
+    private let registrations = Locked<[Key: Registration]>([:])
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// Registers `instance` for `type`: every resolve returns this same instance.
+    ///
+    /// - Parameters:
+    ///   - type: The type resolved, usually a protocol existential such as
+    ///     `(any WebServiceType).self`; inferred from `instance` when omitted.
+    ///   - tag: The tag to register under, or `nil` for the fallback registration.
+    ///   - instance: The instance to return.
+    public func register<T: Sendable>(
+        _ type: T.Type = T.self,
+        tag: (any Hashable & Sendable)? = nil,
+        instance: T
+    ) {
+        store(.instance(instance), for: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+    }
+
+    /// Registers `factory` for `type`: every resolve calls it for a new value.
+    ///
+    /// - Parameters:
+    ///   - type: The type resolved, usually a protocol existential such as
+    ///     `(any FriendsProvider).self`; inferred from `factory` when omitted.
+    ///   - tag: The tag to register under, or `nil` for the fallback registration.
+    ///   - factory: Makes a value. Runs outside the registry's lock.
+    public func register<T>(
+        _ type: T.Type = T.self,
+        tag: (any Hashable & Sendable)? = nil,
+        factory: @escaping @Sendable () -> T
+    ) {
+        store(.factory { _ in factory() }, for: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+    }
+
+    /// Registers `factory` for `type`, called with the tag each resolve asked for.
+    ///
+    /// The factory receives the requested tag even when it serves as the fallback for a tag it
+    /// was not registered under, so one factory can build a variant per tag:
+    ///
+    /// ```swift
+    /// registry.register((any FriendsProvider).self) { tag in
+    ///     DummyFriendsProvider(user: tag?.value(as: String.self) ?? "Jane Doe")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - type: The type resolved; inferred from `factory` when omitted.
+    ///   - tag: The tag to register under, or `nil` for the fallback registration.
+    ///   - factory: Makes a value for the requested tag (`nil` when none was asked for). Runs
+    ///     outside the registry's lock.
+    public func register<T>(
+        _ type: T.Type = T.self,
+        tag: (any Hashable & Sendable)? = nil,
+        factory: @escaping @Sendable (RegistryTag?) -> T
+    ) {
+        store(.factory(factory), for: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+    }
+
+    /// Removes the registration for `type` under `tag`, if any.
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - tag: The tag it was registered under, or `nil` for the untagged registration.
+    public func unregister<T>(_ type: T.Type, tag: (any Hashable & Sendable)? = nil) {
+        let removed = registrations.withLock {
+            $0.removeValue(forKey: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Whether resolving `type` with `tag` would find a registration (with the fallback).
+    /// - Parameters:
+    ///   - type: The requested type.
+    ///   - tag: The requested tag, or `nil`.
+    /// - Returns: `true` if ``resolve(_:tag:)`` would not throw.
+    public func isRegistered<T>(_ type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
+        lookup(ObjectIdentifier(type), tag: tag.map(RegistryTag.init)) != nil
+    }
+
+    /// Returns the registered instance, or a new value from the registered factory.
+    ///
+    /// The type comes from the call site:
+    ///
+    /// ```swift
+    /// let provider: any FriendsProvider = try registry.resolve(tag: "me")
+    /// ```
+    /// - Parameters:
+    ///   - type: The requested type; inferred from the context when omitted.
+    ///   - tag: The tag to look for first; the untagged registration is the fallback.
+    /// - Returns: The instance or a new value.
+    /// - Throws: ``RegistryError/notRegistered(type:tag:)`` when neither the tagged nor the
+    ///   untagged registration exists.
+    public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(RegistryError) -> T {
+        let requestedTag = tag.map(RegistryTag.init)
+        guard let registration = lookup(ObjectIdentifier(type), tag: requestedTag) else {
+            throw .notRegistered(type: String(describing: type), tag: requestedTag)
+        }
+        return withResolution("DependencyRegistry.resolve(tag:)", of: type, lifetime: .registry, container: self) {
+            let value: Any =
+                switch registration {
+                case .instance(let instance): instance
+                case .factory(let factory): factory(requestedTag)
+                }
+            guard let typed = value as? T else {
+                preconditionFailure("A registration for \(T.self) produced a \(Swift.type(of: value))")
+            }
+            return typed
+        }
+    }
+
+    private func lookup(_ type: ObjectIdentifier, tag: RegistryTag?) -> Registration? {
+        registrations.withLock { registrations in
+            if let tag, let tagged = registrations[Key(type: type, tag: tag)] { return tagged }
+            return registrations[Key(type: type, tag: nil)]
+        }
+    }
+
+    private func store(_ registration: Registration, for key: Key) {
+        // The replaced registration is released after unlocking: dropping the last reference to
+        // an instance runs its deinit, which is user code.
+        let replaced = registrations.withLock { $0.updateValue(registration, forKey: key) }
+        withExtendedLifetime(replaced) {}
+    }
+}

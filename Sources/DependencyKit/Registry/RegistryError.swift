@@ -1,0 +1,18 @@
+/// Why a ``DependencyRegistry`` could not resolve a type.
+public enum RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Nothing is registered for `type` — neither with `tag` (when one was asked for) nor
+    /// without a tag.
+    /// - Parameters:
+    ///   - type: The requested type, as Swift prints it (`any FriendsProvider`).
+    ///   - tag: The requested tag, if any.
+    case notRegistered(type: String, tag: RegistryTag?)
+
+    public var description: String {
+        switch self {
+        case .notRegistered(let type, nil):
+            "No registration for \(type)"
+        case .notRegistered(let type, let tag?):
+            "No registration for \(type) with tag \(tag), and none without a tag"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// The tag of a registration in a ``DependencyRegistry``: any `Hashable & Sendable` value.
+///
+/// Registries take tags as plain values — a `String`, an enum case, a tenant identifier — and
+/// wrap them in a `RegistryTag`; you meet the wrapper in a factory that receives the requested
+/// tag and in ``RegistryError``. Two tags are equal when their values have the same type and
+/// are equal.
+///
+/// ```swift
+/// registry.register((any FriendsProvider).self) { tag in
+///     DummyFriendsProvider(user: tag?.value(as: String.self) ?? "Jane Doe")
+/// }
+/// ```
+public struct RegistryTag: Hashable, Sendable, CustomStringConvertible {
+    /// The wrapped value.
+    public let base: any Hashable & Sendable
+
+    /// Wraps a tag value.
+    /// - Parameter base: The tag; wrapping a `RegistryTag` returns it unchanged.
+    public init(_ base: any Hashable & Sendable) {
+        if let tag = base as? RegistryTag {
+            self = tag
+        } else {
+            self.base = base
+        }
+    }
+
+    /// The tag's value if it is a `Value`.
+    /// - Parameter type: The type to read the value as.
+    /// - Returns: The value, or `nil` if the tag holds another type.
+    public func value<Value>(as type: Value.Type = Value.self) -> Value? {
+        base as? Value
+    }
+
+    /// The tag as written in code: `"me"` for a string, `premium` for an enum case.
+    public var description: String {
+        if let string = base as? String { return "\"\(string)\"" }
+        return String(describing: base)
+    }
+
+    public static func == (lhs: RegistryTag, rhs: RegistryTag) -> Bool {
+        AnyHashable(lhs.base) == AnyHashable(rhs.base)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        AnyHashable(base).hash(into: &hasher)
+    }
+}

@@ -1,0 +1,146 @@
+extension DependencyContainer {
+    /// Returns one instance per container, created the first time this resolve is called.
+    ///
+    /// Resolves return fresh values by default. Wrap the construction in `shared` when a
+    /// dependency must be one instance for the whole graph — a session store, a cache, anything
+    /// that owns a connection:
+    ///
+    /// ```swift
+    /// open func resolveSessionStore() -> any SessionStoring {
+    ///     shared { SessionStore() }
+    /// }
+    /// ```
+    ///
+    /// - **Once, thread-safe.** If many threads ask first at the same moment, one creates and
+    ///   the others wait for its instance. No lock is held while `make` runs, so `make` may
+    ///   resolve other shared dependencies of the same container.
+    /// - **Per container.** A new container — a subclass installed at launch, a test's scoped
+    ///   container — starts with no instances; its instances live as long as it does.
+    /// - **Keyed by call site and type.** The instance belongs to this line of code, so two
+    ///   resolves returning the same type never share by accident, and no string key can be
+    ///   mistyped. A subclass that overrides the resolve with its own `shared { … }` gets its
+    ///   own instance. A helper that wraps `shared` should forward its caller's `fileID`, `line`
+    ///   and `column`, or every caller of the helper shares one instance.
+    /// - **Failures are not cached.** If `make` throws, the next call tries again.
+    /// - **Cycles stop.** If `make` asks, on the same thread, for the very instance it is
+    ///   creating, the process stops with a message naming it, rather than hanging.
+    ///
+    /// - Parameters:
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - make: Creates the instance. Runs at most once per container unless it throws.
+    /// - Returns: This container's instance.
+    public func shared<T: Sendable>(
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ make: () throws -> T
+    ) rethrows -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
+        return try withResolution(name, of: T.self, lifetime: .shared, container: self) {
+            try sharedInstances.cell(for: key) { OnceCell<T>() }
+                .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
+        }
+    }
+
+    /// Returns the container's instance while something else holds it, creating a new one when
+    /// the last holder has let go.
+    ///
+    /// Use it for a dependency that is expensive while in use but should not outlive its
+    /// users — a screen's model shared by the views on screen, an open document:
+    ///
+    /// ```swift
+    /// open func resolveEditorSession() -> any EditorSession {
+    ///     weakShared { LiveEditorSession(store: resolveDocumentStore()) }
+    /// }
+    /// ```
+    ///
+    /// Everything said for ``shared(_:fileID:line:column:_:)`` holds, but the container keeps
+    /// only a weak reference. The instance must be a class instance (a protocol existential
+    /// holding one is fine); a value type cannot be held weakly, and returning one stops the
+    /// process with a message, since it would otherwise be recreated on every call.
+    ///
+    /// - Parameters:
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - make: Creates the instance when none is alive.
+    /// - Returns: The live instance, or a new one.
+    public func weakShared<T: Sendable>(
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ make: () throws -> T
+    ) rethrows -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .weak)
+        return try withResolution(name, of: T.self, lifetime: .weakShared, container: self) {
+            try sharedInstances.cell(for: key) { OnceCell<WeakReference>() }
+                .value(
+                    describedBy: { Self.describe(T.self, name: name, key: key) },
+                    read: { $0.object as? T },
+                    make: {
+                        let instance = try make()
+                        precondition(
+                            type(of: instance as Any) is AnyObject.Type,
+                            "weakShared needs a class instance, but \(name) returned a \(type(of: instance as Any))"
+                        )
+                        return (WeakReference(object: instance as AnyObject), instance)
+                    }
+                )
+        }
+    }
+
+    /// Returns one instance per container, created asynchronously the first time this resolve
+    /// is called.
+    ///
+    /// The `async` form of ``shared(_:fileID:line:column:_:)``, for an instance whose creation
+    /// awaits (opening a database, loading a model):
+    ///
+    /// ```swift
+    /// open func resolveDatabase() async throws -> Database {
+    ///     try await shared { try await Database.open(at: resolveDatabaseURL()) }
+    /// }
+    /// ```
+    ///
+    /// Callers that arrive while the instance is being created suspend until it is ready; they
+    /// never block a thread. A request for the same instance from the creating task or one of
+    /// its child tasks is a cycle and stops the process with a message naming it. An
+    /// unstructured `Task {}` started by `make` inherits that context, so it must not ask for
+    /// the instance being created either.
+    ///
+    /// - Parameters:
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - isolation: The caller's isolation, inherited by `make`.
+    ///   - make: Creates the instance. Runs at most once per container unless it throws.
+    /// - Returns: This container's instance.
+    public func shared<T: Sendable>(
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation,
+        _ make: () async throws -> T
+    ) async rethrows -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
+        let cell = sharedInstances.cell(for: key) { AsyncOnceCell<T>() }
+        return try await withResolution(name, of: T.self, lifetime: .shared, container: self, isolation: isolation) {
+            try await cell.value(
+                describedBy: { Self.describe(T.self, name: name, key: key) },
+                isolation: isolation,
+                make: make
+            )
+        }
+    }
+
+    private static func describe(_ type: Any.Type, name: String, key: SharedKey) -> String {
+        "the shared \(type) of \(name) (\(key)) in \(Self.self)"
+    }
+}

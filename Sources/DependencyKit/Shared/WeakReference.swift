@@ -1,0 +1,8 @@
+/// What a weakly shared instance's cell stores: the instance, without keeping it alive.
+///
+/// Only ever holds an instance whose type is `Sendable` (see
+/// ``DependencyContainer/weakShared(_:fileID:line:column:_:)``), and is only read under the
+/// cell's lock.
+struct WeakReference {
+    weak var object: AnyObject?
+}

@@ -1,0 +1,139 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Bionic)
+    import Bionic
+#endif
+
+/// A slot filled at most once at a time by a closure that runs **without** the lock held.
+///
+/// Shared instances and a factory's lazy dependency both need "create once, even when many
+/// threads ask first at the same moment", and both run user code to create. Holding a lock
+/// across that code would deadlock (or trap) as soon as the creation asks for another shared
+/// value guarded by the same lock. So the lock only guards the state: the first caller marks
+/// the cell as being created by its thread, unlocks and runs the closure; later callers wait on
+/// the cell's condition variable, which releases the mutex while they sleep.
+///
+/// A caller that arrives on the thread that is creating the value is re-entering its own
+/// creation — a dependency cycle. Waiting would hang forever, so the cell stops with a
+/// precondition failure that names what was being created.
+///
+/// If the creation throws, the cell goes back to empty and wakes the waiters; one of them
+/// creates next. Nothing is cached from a failed creation.
+///
+/// `@unchecked Sendable` is sound here for the same reason as ``Locked``: `state` is only
+/// touched with the mutex held, and the mutex and condition live at stable heap addresses.
+/// Callers store only values that are `Sendable` (or weak references to them).
+package final class OnceCell<Value>: @unchecked Sendable {
+    private enum State {
+        case empty
+        case creating(owner: pthread_t)
+        case ready(Value)
+    }
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var state = State.empty
+
+    package init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        let mutexResult = pthread_mutex_init(mutex, nil)
+        precondition(mutexResult == 0, "pthread_mutex_init failed with \(mutexResult)")
+        let conditionResult = pthread_cond_init(condition, nil)
+        precondition(conditionResult == 0, "pthread_cond_init failed with \(conditionResult)")
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Returns the stored value, creating it first if the cell is empty or `read` rejects it.
+    ///
+    /// - Parameters:
+    ///   - describe: Names what is being created, for the cycle message only.
+    ///   - read: Turns the stored value into the result, or returns `nil` when it is gone (a
+    ///     weak reference whose object died). Runs with the lock held: never pass user code.
+    ///   - make: Creates the value to store and the result to return. Runs unlocked.
+    /// - Returns: The result of `read` on the stored value, or what `make` created.
+    package func value<Result>(
+        describedBy describe: () -> String,
+        read: (Value) -> Result?,
+        make: () throws -> (store: Value, result: Result)
+    ) rethrows -> Result {
+        let me = pthread_self()
+        lock()
+        waiting: while true {
+            switch state {
+            case .ready(let stored):
+                if let result = read(stored) {
+                    unlock()
+                    return result
+                }
+                state = .creating(owner: me)
+                break waiting
+            case .empty:
+                state = .creating(owner: me)
+                break waiting
+            case .creating(let owner):
+                if pthread_equal(owner, me) != 0 {
+                    unlock()
+                    preconditionFailure(
+                        "Dependency cycle: \(describe()) was requested again while it was being created"
+                    )
+                }
+                let waitResult = pthread_cond_wait(condition, mutex)
+                precondition(waitResult == 0, "pthread_cond_wait failed with \(waitResult)")
+            }
+        }
+        unlock()
+
+        var created = false
+        defer {
+            if !created {
+                lock()
+                state = .empty
+                pthread_cond_broadcast(condition)
+                unlock()
+            }
+        }
+        let made = try make()
+        lock()
+        state = .ready(made.store)
+        pthread_cond_broadcast(condition)
+        unlock()
+        created = true
+        return made.result
+    }
+
+    private func lock() {
+        let result = pthread_mutex_lock(mutex)
+        precondition(result == 0, "pthread_mutex_lock failed with \(result)")
+    }
+
+    private func unlock() {
+        let result = pthread_mutex_unlock(mutex)
+        precondition(result == 0, "pthread_mutex_unlock failed with \(result)")
+    }
+}
+
+extension OnceCell {
+    /// Returns the stored value, creating it with `make` the first time.
+    /// - Parameters:
+    ///   - describe: Names what is being created, for the cycle message only.
+    ///   - make: Creates the value. Runs unlocked.
+    /// - Returns: The stored value.
+    package func value(describedBy describe: () -> String, make: () throws -> Value) rethrows -> Value {
+        try value(describedBy: describe, read: { $0 }, make: { let made = try make(); return (made, made) })
+    }
+}

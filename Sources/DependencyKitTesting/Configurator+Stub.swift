@@ -1,0 +1,44 @@
+public import DependencyKit
+
+extension Configurator {
+    /// A configurator that runs `configure` instead of the module's own `configure`.
+    ///
+    /// ```swift
+    /// let configurator = UserCell.Configurator.stub { cell, payload in
+    ///     cell.title = payload.user.name
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - dependency: What ``DependencyKit/Configurator/dependency`` returns, for customised
+    ///     methods that read it; reading it from a stub made without one stops the test with a
+    ///     message.
+    ///   - configure: Runs for each configuration, with the module and the payload.
+    /// - Returns: The stub configurator.
+    public static func stub(
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing(),
+        _ configure: @escaping @Sendable (Module, Module.Payload) -> Void
+    ) -> Configurator {
+        Configurator(makeDependency: dependency, configure: configure)
+    }
+
+    /// A configurator that only records each payload in `recorder` and leaves the module as it
+    /// is.
+    ///
+    /// ```swift
+    /// let recorder = PayloadRecorder<UserCell.Payload>()
+    /// let model = UsersListModel(cellConfigurator: .stub(recordingInto: recorder))
+    /// model.configure(cell, at: 0)
+    /// #expect(recorder.count == 1)
+    /// ```
+    /// - Parameters:
+    ///   - recorder: Receives every payload.
+    ///   - dependency: What ``DependencyKit/Configurator/dependency`` returns, if the code under
+    ///     test reads it.
+    /// - Returns: The stub configurator.
+    public static func stub(
+        recordingInto recorder: PayloadRecorder<Module.Payload>,
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing()
+    ) -> Configurator where Module.Payload: Sendable {
+        Configurator(makeDependency: dependency, configure: recorder.recordingConfiguration())
+    }
+}

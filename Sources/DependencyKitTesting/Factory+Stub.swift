@@ -1,0 +1,74 @@
+public import DependencyKit
+
+extension Factory {
+    /// A factory that creates modules with `create` instead of the module's initialiser.
+    ///
+    /// Hand it to the code under test wherever it expects a factory, and decide in the test
+    /// what every creation returns:
+    ///
+    /// ```swift
+    /// let factory = DetailViewModel.Factory.stub { payload in
+    ///     DetailViewModel(dependency: .init(usersWorker: UsersWorkerDouble()), payload: payload)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - dependency: What ``DependencyKit/Factory/dependency`` returns, for customised
+    ///     creation methods that read it; reading it from a stub made without one stops the
+    ///     test with a message.
+    ///   - create: Makes the module for a payload.
+    /// - Returns: The stub factory.
+    public static func stub(
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing(),
+        _ create: @escaping @Sendable (Module.Payload) -> Module
+    ) -> Factory {
+        Factory(makeDependency: dependency, create: create)
+    }
+
+    /// A factory whose every creation returns `module`.
+    ///
+    /// ```swift
+    /// let detail = DetailViewModelDouble()
+    /// let list = UsersListModel(detailFactory: .stub(returning: detail))
+    /// list.select(row: 0)
+    /// #expect(list.presented === detail)
+    /// ```
+    /// - Parameters:
+    ///   - module: The instance to return.
+    ///   - dependency: What ``DependencyKit/Factory/dependency`` returns, if the code under
+    ///     test reads it.
+    /// - Returns: The stub factory.
+    public static func stub(
+        returning module: Module,
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing()
+    ) -> Factory where Module: Sendable {
+        Factory(makeDependency: dependency, create: { _ in module })
+    }
+
+    /// A factory that records each payload in `recorder`, then creates the module with `create`.
+    ///
+    /// ```swift
+    /// let recorder = PayloadRecorder<DetailViewModel.Payload>()
+    /// let factory = DetailViewModel.Factory.stub(recordingInto: recorder) { _ in detailDouble }
+    /// ```
+    /// - Parameters:
+    ///   - recorder: Receives every payload.
+    ///   - dependency: What ``DependencyKit/Factory/dependency`` returns, if the code under
+    ///     test reads it.
+    ///   - create: Makes the module for a payload.
+    /// - Returns: The stub factory.
+    public static func stub(
+        recordingInto recorder: PayloadRecorder<Module.Payload>,
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing(),
+        _ create: @escaping @Sendable (Module.Payload) -> Module
+    ) -> Factory where Module.Payload: Sendable {
+        Factory(makeDependency: dependency, create: recorder.recording(then: create))
+    }
+}
+
+/// The dependency of a stub made without one: reading it is a mistake in the test.
+/// - Returns: Never returns.
+public func stubDependencyMissing<Dependency>() -> Dependency {
+    preconditionFailure(
+        "This stub was made without a dependency of type \(Dependency.self); pass `dependency:` to `stub`"
+    )
+}
