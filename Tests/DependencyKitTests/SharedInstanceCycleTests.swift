@@ -1,0 +1,73 @@
+import Testing
+
+@testable import DependencyKit
+
+/// Re-entering a creation that is under way is a cycle: it must stop the process with a message
+/// naming what was being created, instead of hanging. Each case runs in a child process.
+struct SharedInstanceCycleTests {
+    @Test func reenteringASharedCreationOnTheSameThreadStopsAndNamesIt() async throws {
+        let result = try await #require(
+            processExitsWith: .failure,
+            observing: [\.standardErrorContent]
+        ) {
+            _ = SelfReferencingContainer().resolveLoop()
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        // Whichever layer stops the cycle first (this cell, or the diagnostics hook around it),
+        // the message must say it is a cycle and name the resolve.
+        #expect(message.lowercased().contains("cycle"))
+        #expect(message.contains("resolveLoop()"))
+    }
+
+    @Test func reenteringAnAsyncSharedCreationFromAChildTaskStopsAndNamesIt() async throws {
+        let result = try await #require(
+            processExitsWith: .failure,
+            observing: [\.standardErrorContent]
+        ) {
+            _ = await SelfReferencingContainer().resolveAsyncLoop()
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.lowercased().contains("cycle"))
+        #expect(message.contains("resolveAsyncLoop()"))
+    }
+
+    @Test func reenteringAFactoryDependencyWhileItIsEvaluatedStopsAndNamesIt() async throws {
+        let result = try await #require(
+            processExitsWith: .failure,
+            observing: [\.standardErrorContent]
+        ) {
+            let factory = Counted.Factory(dependency: selfReferencingFactory.withLock { $0 }!.dependency)
+            selfReferencingFactory.withLock { $0 = factory }
+            _ = factory.create()
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.lowercased().contains("cycle"))
+        #expect(message.contains("Factory<Counted>"))
+    }
+}
+
+private final class Loop: Sendable {
+    let inner: Loop?
+    init(inner: Loop?) { self.inner = inner }
+}
+
+private final class SelfReferencingContainer: DependencyContainer, @unchecked Sendable {
+    func resolveLoop() -> Loop {
+        shared { Loop(inner: resolveLoop()) }
+    }
+
+    func resolveAsyncLoop() async -> Loop {
+        await shared {
+            async let inner = resolveAsyncLoop()
+            return Loop(inner: await inner)
+        }
+    }
+}
+
+private struct Counted: FactoryModule {
+    typealias Dependency = Int
+    init(dependency: Int, payload: Void) {}
+}
+
+/// A factory whose dependency reads the factory's own dependency.
+private let selfReferencingFactory = Locked<Counted.Factory?>(nil)
