@@ -26,6 +26,14 @@
 /// The requirement is not `mutating`: configuring means setting up an existing object, so
 /// configurator modules are classes in practice.
 public protocol ConfiguratorModule: Module {
+    // Restated so that Swift infers them from the requirement below (`init(dependency: Int,
+    // payload: Void)` makes `Dependency == Int`); declared only on `Module`, the defaults
+    // would win and such a conformance would not compile.
+    /// What the composition root provides; `Void` by default.
+    associatedtype Dependency = Void
+    /// What the caller provides at run time; `Void` by default.
+    associatedtype Payload = Void
+
     /// Sets the module up.
     /// - Parameters:
     ///   - dependency: What the composition root provided.

@@ -20,6 +20,14 @@
 /// let model = detailFactory.create(payload: .init(userID: user.id))
 /// ```
 public protocol FactoryModule: Module {
+    // Restated so that Swift infers them from the requirement below (`init(dependency: Int,
+    // payload: Void)` makes `Dependency == Int`); declared only on `Module`, the defaults
+    // would win and such a conformance would not compile.
+    /// What the composition root provides; `Void` by default.
+    associatedtype Dependency = Void
+    /// What the caller provides at run time; `Void` by default.
+    associatedtype Payload = Void
+
     /// Creates the module.
     /// - Parameters:
     ///   - dependency: What the composition root provided.

@@ -3,7 +3,8 @@ public enum RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Nothing is registered for `type` — neither with `tag` (when one was asked for) nor
     /// without a tag.
     /// - Parameters:
-    ///   - type: The requested type, as Swift prints it (`any FriendsProvider`).
+    ///   - type: The requested type as the runtime prints it (`FriendsProvider` for
+    ///     `any FriendsProvider`).
     ///   - tag: The requested tag, if any.
     case notRegistered(type: String, tag: RegistryTag?)
 
