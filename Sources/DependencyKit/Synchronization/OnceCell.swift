@@ -134,6 +134,9 @@ extension OnceCell {
     ///   - make: Creates the value. Runs unlocked.
     /// - Returns: The stored value.
     package func value(describedBy describe: () -> String, make: () throws -> Value) rethrows -> Value {
-        try value(describedBy: describe, read: { $0 }, make: { let made = try make(); return (made, made) })
+        try value(describedBy: describe, read: { $0 }) {
+            let made = try make()
+            return (made, made)
+        }
     }
 }

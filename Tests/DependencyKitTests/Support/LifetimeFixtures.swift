@@ -12,10 +12,12 @@ final class Counter: Sendable {
 
     /// Adds one and returns the new count.
     @discardableResult
-    func increment() -> Int { value.withLock { count in
-        count += 1
-        return count
-    } }
+    func increment() -> Int {
+        value.withLock { count in
+            count += 1
+            return count
+        }
+    }
 
     var count: Int { value.withLock { $0 } }
 }
