@@ -134,7 +134,8 @@ extension OnceCell {
     ///   - make: Creates the value. Runs unlocked.
     /// - Returns: The stored value.
     package func value(describedBy describe: () -> String, make: () throws -> Value) rethrows -> Value {
-        try value(describedBy: describe, read: { $0 }) {
+        let stored: (Value) -> Value? = { $0 }
+        return try value(describedBy: describe, read: stored) {
             let made = try make()
             return (made, made)
         }
