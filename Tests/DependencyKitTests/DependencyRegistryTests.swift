@@ -46,6 +46,19 @@ struct DependencyRegistryTests {
         #expect(made.count == 2)
     }
 
+    @Test func registeredTypeIsInferredFromTheInstanceOrTheFactory() throws {
+        let registry = DependencyRegistry()
+        registry.register { 5 }
+        registry.register(tag: "x") { tag in "made for \(tag?.description ?? "nobody")" }
+        registry.register(instance: 2.5)
+        let int: Int = try registry.resolve()
+        let string: String = try registry.resolve(tag: "x")
+        let double: Double = try registry.resolve()
+        #expect(int == 5)
+        #expect(string == "made for \"x\"")
+        #expect(double == 2.5)
+    }
+
     @Test func taggedRegistrationWinsAndOtherTagsFallBackToTheUntaggedOne() throws {
         let registry = DependencyRegistry()
         registry.register((any FriendsProvider).self) { tag in
