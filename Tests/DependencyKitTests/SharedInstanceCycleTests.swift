@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import DependencyKit
@@ -17,6 +18,21 @@ struct SharedInstanceCycleTests {
         // the message must say it is a cycle and name the resolve.
         #expect(message.lowercased().contains("cycle"))
         #expect(message.contains("resolveLoop()"))
+    }
+
+    @Test func twoThreadsCreatingInstancesThatNeedEachOtherStopAndNameTheCircle() async throws {
+        let result = try await #require(
+            processExitsWith: .failure,
+            observing: [\.standardErrorContent]
+        ) {
+            let container = CrossThreadContainer()
+            DispatchQueue.global().async { _ = container.resolveB() }
+            _ = container.resolveA()
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.lowercased().contains("cycle"))
+        #expect(message.contains("resolveA()"))
+        #expect(message.contains("resolveB()"))
     }
 
     @Test func reenteringAnAsyncSharedCreationFromAChildTaskStopsAndNamesIt() async throws {
@@ -60,6 +76,29 @@ private final class SelfReferencingContainer: DependencyContainer, @unchecked Se
         await shared {
             async let inner = resolveAsyncLoop()
             return Loop(inner: await inner)
+        }
+    }
+}
+
+/// A needs B and B needs A, and each creation waits until the other has started, so the two
+/// threads are sure to end up waiting for each other.
+private final class CrossThreadContainer: DependencyContainer, @unchecked Sendable {
+    let startedA = DispatchSemaphore(value: 0)
+    let startedB = DispatchSemaphore(value: 0)
+
+    func resolveA() -> Loop {
+        shared {
+            startedA.signal()
+            startedB.wait()
+            return Loop(inner: resolveB())
+        }
+    }
+
+    func resolveB() -> Loop {
+        shared {
+            startedB.signal()
+            startedA.wait()
+            return Loop(inner: resolveA())
         }
     }
 }

@@ -23,7 +23,8 @@ extension DependencyContainer {
     ///   and `column`, or every caller of the helper shares one instance.
     /// - **Failures are not cached.** If `make` throws, the next call tries again.
     /// - **Cycles stop.** If `make` asks, on the same thread, for the very instance it is
-    ///   creating, the process stops with a message naming it, rather than hanging.
+    ///   creating, the process stops with a message naming it, rather than hanging. So does a
+    ///   race in which two threads each create an instance that needs the other's.
     ///
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.

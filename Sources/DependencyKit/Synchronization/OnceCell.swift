@@ -19,7 +19,9 @@
 ///
 /// A caller that arrives on the thread that is creating the value is re-entering its own
 /// creation — a dependency cycle. Waiting would hang forever, so the cell stops with a
-/// precondition failure that names what was being created.
+/// precondition failure that names what was being created. Threads that would wait for each
+/// other in a circle (thread 1 creates A, which needs B, while thread 2 creates B, which needs A)
+/// stop the same way; see ``CreationWaits``.
 ///
 /// If the creation throws, the cell goes back to empty and wakes the waiters; one of them
 /// creates next. Nothing is cached from a failed creation.
@@ -30,7 +32,7 @@
 package final class OnceCell<Value>: @unchecked Sendable {
     private enum State {
         case empty
-        case creating(owner: pthread_t)
+        case creating(owner: UInt)
         case ready(Value)
     }
 
@@ -71,7 +73,8 @@ package final class OnceCell<Value>: @unchecked Sendable {
         read: (Value) -> Result?,
         make: () throws -> (store: Value, result: Result)
     ) rethrows -> Result {
-        let me = pthread_self()
+        let me = CreationWaits.currentThread
+        let cell = ObjectIdentifier(self)
         lock()
         waiting: while true {
             switch state {
@@ -80,22 +83,30 @@ package final class OnceCell<Value>: @unchecked Sendable {
                     unlock()
                     return result
                 }
-                state = .creating(owner: me)
                 break waiting
             case .empty:
-                state = .creating(owner: me)
                 break waiting
             case .creating(let owner):
-                if pthread_equal(owner, me) != 0 {
+                if owner == me {
                     unlock()
                     preconditionFailure(
                         "Dependency cycle: \(describe()) was requested again while it was being created"
                     )
                 }
+                if let circle = CreationWaits.wait(me, for: cell) {
+                    unlock()
+                    preconditionFailure(
+                        "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
+                            + "each creation waits for the next one, which is being created on another thread"
+                    )
+                }
                 let waitResult = pthread_cond_wait(condition, mutex)
+                CreationWaits.stopWaiting(me)
                 precondition(waitResult == 0, "pthread_cond_wait failed with \(waitResult)")
             }
         }
+        state = .creating(owner: me)
+        CreationWaits.began(cell, on: me, description: describe())
         unlock()
 
         var created = false
@@ -103,6 +114,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
             if !created {
                 lock()
                 state = .empty
+                CreationWaits.ended(cell)
                 pthread_cond_broadcast(condition)
                 unlock()
             }
@@ -110,6 +122,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         let made = try make()
         lock()
         state = .ready(made.store)
+        CreationWaits.ended(cell)
         pthread_cond_broadcast(condition)
         unlock()
         created = true
