@@ -147,6 +147,15 @@ struct DependencyRegistryTests {
         #expect(try registry.resolve(Int.self) == 4)
     }
 
+    @Test func taggedFactoryMayDecorateTheUntaggedRegistrationOfTheSameType() throws {
+        let registry = DependencyRegistry()
+        registry.register(String.self, instance: "plain")
+        registry.register(String.self, tag: "loud") { [unowned registry] in
+            ((try? registry.resolve(String.self)) ?? "missing").uppercased()
+        }
+        #expect(try registry.resolve(String.self, tag: "loud") == "PLAIN")
+    }
+
     @Test func registeringWhileOtherTasksResolveIsSafe() async throws {
         let registry = DependencyRegistry()
         registry.register(Int.self, instance: 0)

@@ -144,7 +144,11 @@ public final class DependencyRegistry: Sendable {
         guard let registration = lookup(ObjectIdentifier(type), tag: requestedTag) else {
             throw .notRegistered(type: String(describing: type), tag: requestedTag)
         }
-        return withResolution("DependencyRegistry.resolve(tag:)", of: type, lifetime: .registry, container: self) {
+        // The name carries the requested tag: diagnostics tell resolutions apart by name, type and
+        // registry, and a factory registered under one tag may legitimately resolve the same type
+        // under another (a decorator over the untagged registration).
+        let name = requestedTag.map { "resolve(\(T.self), tag: \($0))" } ?? "resolve(\(T.self))"
+        return withResolution(name, of: type, lifetime: .registry, container: self) {
             let value: Any =
                 switch registration {
                 case .instance(let instance): instance
