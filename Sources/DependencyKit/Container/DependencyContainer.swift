@@ -34,6 +34,7 @@ open class DependencyContainer: @unchecked Sendable {
     ///
     /// Nothing reads it unless a resolve asks for a shared instance, so fresh resolves never
     /// touch it; a container that never shares pays one small lock allocated with it.
+    @usableFromInline
     package let sharedInstances = SharedInstances()
 
     /// Creates a container.

@@ -15,9 +15,12 @@
 /// it with `extension Configurator where Module == UserCell { … }`; in tests, use
 /// `Configurator.stub` from DependencyKitTesting.
 public struct Configurator<Module: ConfiguratorModule> {
-    private let dependencyCell: OnceCell<Module.Dependency>
-    private let makeDependency: @Sendable () -> Module.Dependency
-    private let stubbedConfigure: (@Sendable (Module, Module.Payload) -> Void)?
+    @usableFromInline
+    let dependencyCell: OnceCell<Module.Dependency>
+    @usableFromInline
+    let makeDependency: @Sendable () -> Module.Dependency
+    @usableFromInline
+    let stubbedConfigure: (@Sendable (Module, Module.Payload) -> Void)?
 
     /// Creates a configurator that sets modules up with `dependency`.
     /// - Parameter dependency: Evaluated once, on first use, from whichever thread uses it first.
@@ -37,6 +40,7 @@ public struct Configurator<Module: ConfiguratorModule> {
     }
 
     /// The dependency every module is configured with, evaluated on first access.
+    @inlinable
     public var dependency: Module.Dependency {
         dependencyCell.value(
             describedBy: { "the dependency of Configurator<\(Module.self)>" },
@@ -48,6 +52,7 @@ public struct Configurator<Module: ConfiguratorModule> {
     /// - Parameters:
     ///   - module: The module to configure.
     ///   - payload: What this configuration needs at run time.
+    @inlinable
     public func configure(_ module: Module, payload: Module.Payload) {
         // The hook's value is the module itself, so tracing can name what was configured.
         _ = withResolution(

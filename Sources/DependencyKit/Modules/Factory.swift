@@ -38,9 +38,12 @@
 /// In tests, `Factory.stub` from DependencyKitTesting makes a factory that returns a given
 /// module instead.
 public struct Factory<Module: FactoryModule> {
-    private let dependencyCell: OnceCell<Module.Dependency>
-    private let makeDependency: @Sendable () -> Module.Dependency
-    private let stubbedCreate: (@Sendable (Module.Payload) -> Module)?
+    @usableFromInline
+    let dependencyCell: OnceCell<Module.Dependency>
+    @usableFromInline
+    let makeDependency: @Sendable () -> Module.Dependency
+    @usableFromInline
+    let stubbedCreate: (@Sendable (Module.Payload) -> Module)?
 
     /// Creates a factory whose modules receive `dependency`.
     /// - Parameter dependency: Evaluated once, on first use, from whichever thread uses it first.
@@ -60,6 +63,7 @@ public struct Factory<Module: FactoryModule> {
     }
 
     /// The dependency every module is created with, evaluated on first access.
+    @inlinable
     public var dependency: Module.Dependency {
         dependencyCell.value(
             describedBy: { "the dependency of Factory<\(Module.self)>" },
@@ -70,6 +74,7 @@ public struct Factory<Module: FactoryModule> {
     /// Creates a module with the factory's dependency and `payload`.
     /// - Parameter payload: What this module needs at run time.
     /// - Returns: A new module.
+    @inlinable
     public func create(payload: Module.Payload) -> Module {
         withResolution("Factory.create(payload:)", of: Module.self, lifetime: .factory, container: nil) {
             if let stubbedCreate { return stubbedCreate(payload) }

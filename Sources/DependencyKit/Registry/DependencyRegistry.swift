@@ -43,9 +43,30 @@ public final class DependencyRegistry: Sendable {
         let tag: RegistryTag?
     }
 
-    private enum Registration: Sendable {
-        case instance(any Sendable)
-        case factory(@Sendable (RegistryTag?) -> Any)
+    private struct Registration: Sendable {
+        enum Source: Sendable {
+            case instance(any Sendable)
+            case factory(@Sendable (RegistryTag?) -> Any)
+        }
+
+        let source: Source
+        /// The registered type as the runtime prints it, computed once at registration.
+        let typeName: String
+        /// This registration's name in diagnostics when resolved under its own tag.
+        let name: String
+
+        init(_ source: Source, type: Any.Type, tag: RegistryTag?) {
+            self.source = source
+            typeName = String(describing: type)
+            name = Self.name(typeName, tag: tag)
+        }
+
+        /// Diagnostics tell resolutions apart by name, type and registry; the name carries the
+        /// tag, because a factory registered under one tag may legitimately resolve the same type
+        /// under another (a decorator over the untagged registration).
+        static func name(_ typeName: String, tag: RegistryTag?) -> String {
+            tag.map { "resolve(\(typeName), tag: \($0))" } ?? "resolve(\(typeName))"
+        }
     }
 
     private let registrations = Locked<[Key: Registration]>([:])
@@ -65,7 +86,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         instance: T
     ) {
-        store(.instance(instance), for: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+        store(.instance(instance), type: type, tag: tag)
     }
 
     /// Registers `factory` for `type`: every resolve calls it for a new value.
@@ -80,7 +101,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         factory: @escaping @Sendable () -> T
     ) {
-        store(.factory { _ in factory() }, for: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+        store(.factory { _ in factory() }, type: type, tag: tag)
     }
 
     /// Registers `factory` for `type`, called with the tag each resolve asked for.
@@ -103,7 +124,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         factory: @escaping @Sendable (RegistryTag?) -> T
     ) {
-        store(.factory(factory), for: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+        store(.factory(factory), type: type, tag: tag)
     }
 
     /// Removes the registration for `type` under `tag`, if any.
@@ -141,16 +162,13 @@ public final class DependencyRegistry: Sendable {
     ///   untagged registration exists.
     public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(RegistryError) -> T {
         let requestedTag = tag.map(RegistryTag.init)
-        guard let registration = lookup(ObjectIdentifier(type), tag: requestedTag) else {
+        guard let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: requestedTag) else {
             throw .notRegistered(type: String(describing: type), tag: requestedTag)
         }
-        // The name carries the requested tag: diagnostics tell resolutions apart by name, type and
-        // registry, and a factory registered under one tag may legitimately resolve the same type
-        // under another (a decorator over the untagged registration).
-        let name = requestedTag.map { "resolve(\(T.self), tag: \($0))" } ?? "resolve(\(T.self))"
+        let name = isFallback ? Registration.name(registration.typeName, tag: requestedTag) : registration.name
         return withResolution(name, of: type, lifetime: .registry, container: self) {
             let value: Any =
-                switch registration {
+                switch registration.source {
                 case .instance(let instance): instance
                 case .factory(let factory): factory(requestedTag)
                 }
@@ -161,17 +179,22 @@ public final class DependencyRegistry: Sendable {
         }
     }
 
-    private func lookup(_ type: ObjectIdentifier, tag: RegistryTag?) -> Registration? {
+    /// The registration for `type` under `tag`, else the untagged one (a fallback).
+    private func lookup(_ type: ObjectIdentifier, tag: RegistryTag?) -> (Registration, isFallback: Bool)? {
         registrations.withLock { registrations in
-            if let tag, let tagged = registrations[Key(type: type, tag: tag)] { return tagged }
-            return registrations[Key(type: type, tag: nil)]
+            if let tag, let tagged = registrations[Key(type: type, tag: tag)] { return (tagged, false) }
+            return registrations[Key(type: type, tag: nil)].map { ($0, tag != nil) }
         }
     }
 
-    private func store(_ registration: Registration, for key: Key) {
+    private func store(_ source: Registration.Source, type: Any.Type, tag: (any Hashable & Sendable)?) {
+        let tag = tag.map(RegistryTag.init)
+        let registration = Registration(source, type: type, tag: tag)
         // The replaced registration is released after unlocking: dropping the last reference to
         // an instance runs its deinit, which is user code.
-        let replaced = registrations.withLock { $0.updateValue(registration, forKey: key) }
+        let replaced = registrations.withLock {
+            $0.updateValue(registration, forKey: Key(type: ObjectIdentifier(type), tag: tag))
+        }
         withExtendedLifetime(replaced) {}
     }
 }

@@ -33,6 +33,7 @@ extension DependencyContainer {
     ///   - column: Part of the key; leave the default.
     ///   - make: Creates the instance. Runs at most once per container unless it throws.
     /// - Returns: This container's instance.
+    @inlinable
     public func shared<T: Sendable>(
         _ name: String = #function,
         fileID: String = #fileID,
@@ -71,6 +72,7 @@ extension DependencyContainer {
     ///   - column: Part of the key; leave the default.
     ///   - make: Creates the instance when none is alive.
     /// - Returns: The live instance, or a new one.
+    @inlinable
     public func weakShared<T: Sendable>(
         _ name: String = #function,
         fileID: String = #fileID,
@@ -141,7 +143,8 @@ extension DependencyContainer {
         }
     }
 
-    private static func describe(_ type: Any.Type, name: String, key: SharedKey) -> String {
+    @usableFromInline
+    static func describe(_ type: Any.Type, name: String, key: SharedKey) -> String {
         "the shared \(type) of \(name) (\(key)) in \(Self.self)"
     }
 }

@@ -4,6 +4,7 @@
 /// creation and waiting happen on the cell itself, so a shared resolve that resolves another
 /// shared dependency of the same container neither deadlocks nor traps. Cells are never
 /// removed: they live, with their instances, as long as the container.
+@usableFromInline
 package struct SharedInstances: Sendable {
     private let cells = Locked<[SharedKey: any AnyObject & Sendable]>([:])
 
@@ -13,6 +14,7 @@ package struct SharedInstances: Sendable {
     ///
     /// `makeCell` is engine code (it allocates an empty cell), so running it under the lock is
     /// fine. The key's type and kind decide the cell's type, so the downcast cannot fail.
+    @usableFromInline
     package func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
         let cell = cells.withLock { cells in
             if let existing = cells[key] { return existing }

@@ -4,8 +4,10 @@
 /// Keying on the call site means two different resolves of the same type never collide and no
 /// one has to invent a string key. The file is kept by its content, not the address of its
 /// literal, so the same resolve inlined into another module still finds the same instance.
+@usableFromInline
 package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
     /// How the instance is held; part of the key because each kind has its own cell type.
+    @usableFromInline
     package enum Kind: UInt8, Sendable {
         case strong
         case weak
@@ -18,6 +20,7 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
     let type: ObjectIdentifier
     let kind: Kind
 
+    @usableFromInline
     package init(fileID: String, line: UInt, column: UInt, type: Any.Type, kind: Kind) {
         self.fileID = fileID
         self.line = line
@@ -26,5 +29,18 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
+    @usableFromInline
     package var description: String { "\(fileID):\(line):\(column)" }
+
+    // Hashes the file by its length only: call sites in one file differ by line and column
+    // anyway, and hashing the file name's bytes on every lookup would cost more than the lookup.
+    // Equality still compares the whole name.
+    @usableFromInline
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(fileID.utf8.count)
+        hasher.combine(line)
+        hasher.combine(column)
+        hasher.combine(type)
+        hasher.combine(kind)
+    }
 }

@@ -29,8 +29,10 @@
 /// `@unchecked Sendable` is sound here for the same reason as ``Locked``: `state` is only
 /// touched with the mutex held, and the mutex and condition live at stable heap addresses.
 /// Callers store only values that are `Sendable` (or weak references to them).
+@usableFromInline
 package final class OnceCell<Value>: @unchecked Sendable {
-    private enum State {
+    @usableFromInline
+    enum State {
         case empty
         case creating(owner: UInt)
         case ready(Value)
@@ -38,8 +40,10 @@ package final class OnceCell<Value>: @unchecked Sendable {
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var state = State.empty
+    @usableFromInline
+    var state = State.empty
 
+    @usableFromInline
     package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -62,13 +66,32 @@ package final class OnceCell<Value>: @unchecked Sendable {
 
     /// Returns the stored value, creating it first if the cell is empty or `read` rejects it.
     ///
+    /// Inlinable so that the common case — the value is ready — is specialised for the caller's
+    /// type: one lock, one read, no generic metadata lookups. Everything else is out of line.
     /// - Parameters:
     ///   - describe: Names what is being created, for the cycle message only.
     ///   - read: Turns the stored value into the result, or returns `nil` when it is gone (a
     ///     weak reference whose object died). Runs with the lock held: never pass user code.
     ///   - make: Creates the value to store and the result to return. Runs unlocked.
     /// - Returns: The result of `read` on the stored value, or what `make` created.
+    @inlinable
     package func value<Result>(
+        describedBy describe: () -> String,
+        read: (Value) -> Result?,
+        make: () throws -> (store: Value, result: Result)
+    ) rethrows -> Result {
+        lock()
+        if case .ready(let stored) = state, let result = read(stored) {
+            unlock()
+            return result
+        }
+        unlock()
+        return try waitOrCreate(describedBy: describe, read: read, make: make)
+    }
+
+    /// The slow path of ``value(describedBy:read:make:)``: wait for another creator, or create.
+    @usableFromInline
+    func waitOrCreate<Result>(
         describedBy describe: () -> String,
         read: (Value) -> Result?,
         make: () throws -> (store: Value, result: Result)
@@ -129,12 +152,14 @@ package final class OnceCell<Value>: @unchecked Sendable {
         return made.result
     }
 
-    private func lock() {
+    @usableFromInline
+    func lock() {
         let result = pthread_mutex_lock(mutex)
         precondition(result == 0, "pthread_mutex_lock failed with \(result)")
     }
 
-    private func unlock() {
+    @usableFromInline
+    func unlock() {
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "pthread_mutex_unlock failed with \(result)")
     }
@@ -146,6 +171,7 @@ extension OnceCell {
     ///   - describe: Names what is being created, for the cycle message only.
     ///   - make: Creates the value. Runs unlocked.
     /// - Returns: The stored value.
+    @inlinable
     package func value(describedBy describe: () -> String, make: () throws -> Value) rethrows -> Value {
         let stored: (Value) -> Value? = { $0 }
         return try value(describedBy: describe, read: stored) {
