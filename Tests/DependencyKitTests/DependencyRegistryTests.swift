@@ -91,6 +91,9 @@ struct DependencyRegistryTests {
         #expect(try registry.resolve(Int.self, tag: "1") == 100)
         #expect(try registry.resolve(Int.self, tag: 1) == 200)
         #expect(RegistryTag("1") != RegistryTag(1))
+        #expect(RegistryTag(1) != RegistryTag(UInt8(1)))
+        #expect(RegistryTag(Flavor.premium) == RegistryTag(Flavor.premium))
+        #expect(Set([RegistryTag(1), RegistryTag(1), RegistryTag("1")]).count == 2)
         #expect(RegistryTag(RegistryTag("1")) == RegistryTag("1"))
     }
 

@@ -43,7 +43,8 @@ public final class DependencyRegistry: Sendable {
         let tag: RegistryTag?
     }
 
-    private struct Registration: Sendable {
+    @usableFromInline
+    struct Registration: Sendable {
         enum Source: Sendable {
             case instance(any Sendable)
             case factory(@Sendable (RegistryTag?) -> Any)
@@ -66,6 +67,15 @@ public final class DependencyRegistry: Sendable {
         /// under another (a decorator over the untagged registration).
         static func name(_ typeName: String, tag: RegistryTag?) -> String {
             tag.map { "resolve(\(typeName), tag: \($0))" } ?? "resolve(\(typeName))"
+        }
+
+        /// The instance, or a new value from the factory for the requested tag.
+        @usableFromInline
+        func value(for tag: RegistryTag?) -> Any {
+            switch source {
+            case .instance(let instance): instance
+            case .factory(let factory): factory(tag)
+            }
         }
     }
 
@@ -160,23 +170,29 @@ public final class DependencyRegistry: Sendable {
     /// - Returns: The instance or a new value.
     /// - Throws: ``RegistryError/notRegistered(type:tag:)`` when neither the tagged nor the
     ///   untagged registration exists.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(RegistryError) -> T {
         let requestedTag = tag.map(RegistryTag.init)
-        guard let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: requestedTag) else {
-            throw .notRegistered(type: String(describing: type), tag: requestedTag)
-        }
-        let name = isFallback ? Registration.name(registration.typeName, tag: requestedTag) : registration.name
+        let (registration, name) = try registration(for: type, tag: requestedTag)
         return withResolution(name, of: type, lifetime: .registry, container: self) {
-            let value: Any =
-                switch registration.source {
-                case .instance(let instance): instance
-                case .factory(let factory): factory(requestedTag)
-                }
+            let value = registration.value(for: requestedTag)
             guard let typed = value as? T else {
                 preconditionFailure("A registration for \(T.self) produced a \(Swift.type(of: value))")
             }
             return typed
         }
+    }
+
+    /// The registration that serves `type` with `tag`, and the resolution's name in diagnostics.
+    @usableFromInline
+    func registration(
+        for type: Any.Type,
+        tag: RegistryTag?
+    ) throws(RegistryError) -> (registration: Registration, name: String) {
+        guard let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: tag) else {
+            throw .notRegistered(type: String(describing: type), tag: tag)
+        }
+        return (registration, isFallback ? Registration.name(registration.typeName, tag: tag) : registration.name)
     }
 
     /// The registration for `type` under `tag`, else the untagged one (a fallback).

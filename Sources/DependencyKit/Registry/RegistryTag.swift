@@ -38,10 +38,14 @@ public struct RegistryTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static func == (lhs: RegistryTag, rhs: RegistryTag) -> Bool {
-        AnyHashable(lhs.base) == AnyHashable(rhs.base)
+        // Compared by exact type first: `AnyHashable` would call `1` and `UInt8(1)` the same tag.
+        guard type(of: lhs.base) == type(of: rhs.base) else { return false }
+        func isEqual<Value: Hashable>(_ value: Value) -> Bool { rhs.base as? Value == value }
+        return isEqual(lhs.base)
     }
 
     public func hash(into hasher: inout Hasher) {
-        AnyHashable(base).hash(into: &hasher)
+        hasher.combine(ObjectIdentifier(type(of: base)))
+        base.hash(into: &hasher)
     }
 }
