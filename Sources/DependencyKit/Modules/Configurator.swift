@@ -5,8 +5,13 @@
 /// instantiates — where a ``Factory`` cannot help:
 ///
 /// ```swift
-/// let configurator = UserCell.Configurator(dependency: .init(avatars: resolveAvatarLoader()))
-/// configurator.configure(cell, payload: .init(user: user))
+/// // In the container:
+/// func resolveUserCellConfigurator() -> UserCell.Configurator {
+///     .init(dependency: .init(avatars: self.resolveAvatarLoader()))
+/// }
+///
+/// // For each cell the framework hands over:
+/// userCellConfigurator.configure(cell, payload: .init(user: user))
 /// ```
 ///
 /// The dependency is lazy exactly like a factory's: evaluated on first use, exactly once, even

@@ -16,7 +16,7 @@
 ///
 /// // In the container:
 /// func resolveUserCellConfigurator() -> UserCell.Configurator {
-///     .init(dependency: .init(avatars: resolveAvatarLoader()))
+///     .init(dependency: .init(avatars: self.resolveAvatarLoader()))
 /// }
 ///
 /// // In the list, for each cell the framework hands over:

@@ -4,8 +4,13 @@
 /// The composition root makes the factory; the code that knows the payload creates modules:
 ///
 /// ```swift
-/// let factory = DetailViewModel.Factory(dependency: .init(usersWorker: resolveUsersWorker()))
-/// let model = factory.create(payload: .init(userID: 42))
+/// // In the container (the autoclosure escapes, hence `self.`):
+/// func resolveDetailFactory() -> DetailViewModel.Factory {
+///     .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+/// }
+///
+/// // Where the payload is known:
+/// let model = detailFactory.create(payload: .init(userID: 42))
 /// ```
 ///
 /// ## The dependency is lazy
@@ -13,7 +18,9 @@
 /// `dependency` is an autoclosure evaluated on first use — the first ``create(payload:)`` or
 /// the first read of ``dependency`` — exactly once, even when many threads create at the same
 /// moment; every later module gets the same value. Making a factory is therefore free, and a
-/// container can hand out factories for screens the user may never open.
+/// container can hand out factories for screens the user may never open. The factory keeps the
+/// container it captured alive and resolves from it, even if another container is installed
+/// before the first use.
 ///
 /// ## Customising
 ///
@@ -34,6 +41,10 @@
 /// container and used from any thread. Payloads and modules never cross threads through the
 /// factory: `create` builds the module on the caller's thread and hands it straight back, so
 /// neither needs to be `Sendable`.
+///
+/// A main-actor module — a view controller — conforms with an isolated conformance,
+/// `extension DetailViewController: @MainActor FactoryModule`; the compiler then allows its
+/// factory to create only from the main actor.
 ///
 /// In tests, `Factory.stub` from DependencyKitTesting makes a factory that returns a given
 /// module instead.

@@ -13,7 +13,7 @@
 ///
 /// // In the container:
 /// func resolveDetailFactory() -> DetailViewModel.Factory {
-///     .init(dependency: .init(usersWorker: resolveUsersWorker()))
+///     .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
 /// }
 ///
 /// // In the list screen, when a row is tapped:
