@@ -148,6 +148,17 @@ struct SharedInstanceTests {
         #expect(container.greetings.count == 1)
     }
 
+    @Test func weaklySharingAValueTypeStopsWithAMessage() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class ValueContainer: DependencyContainer, @unchecked Sendable {
+                func resolveNumber() -> Int { weakShared { 42 } }
+            }
+            _ = ValueContainer().resolveNumber()
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("weakShared needs a class instance, but resolveNumber() returned a value of type Int"))
+    }
+
     @Test func installingANewGlobalContainerStartsNewInstances() {
         let first = LifetimeCore()
         LifetimeInjector.dependencies = first
