@@ -90,7 +90,8 @@ extension DependencyContainer {
                         let instance = try make()
                         precondition(
                             type(of: instance as Any) is AnyObject.Type,
-                            "weakShared needs a class instance, but \(name) returned a value of type \(type(of: instance as Any))"
+                            "weakShared needs a class instance, but \(name) returned a value of type "
+                                + "\(type(of: instance as Any))"
                         )
                         return (WeakReference(object: instance as AnyObject), instance)
                     }
