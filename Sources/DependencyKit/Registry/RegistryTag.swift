@@ -3,7 +3,7 @@
 /// Registries take tags as plain values — a `String`, an enum case, a tenant identifier — and
 /// wrap them in a `RegistryTag`; you meet the wrapper in a factory that receives the requested
 /// tag and in ``RegistryError``. Two tags are equal when their values have the same type and
-/// are equal.
+/// are equal. Tags appear in errors and traces: never use a secret as a tag.
 ///
 /// ```swift
 /// registry.register((any FriendsProvider).self) { tag in
