@@ -1,3 +1,5 @@
+internal import DependencyKit
+
 /// A string that must never be printed: a password or a bearer token.
 ///
 /// Its `description`, `debugDescription` and reflection show `<redacted>`, so a secret that
@@ -20,7 +22,11 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     }
 
     /// Encodes the secret as a single JSON string (request bodies need the real value).
+    ///
+    /// When the encoder carries a collector (``HTTPService`` sets one), the value is also
+    /// recorded so that a server echoing it back in an error message can be redacted.
     public func encode(to encoder: any Encoder) throws {
+        (encoder.userInfo[Collector.key] as? Collector)?.record(revealed)
         var container = encoder.singleValueContainer()
         try container.encode(revealed)
     }
@@ -31,4 +37,17 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     public var debugDescription: String { "Secret(<redacted>)" }
     /// A mirror with no children, so `dump` and reflection reveal nothing.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+extension Secret {
+    /// Gathers the secrets encoded into one request body, so their echoes can be redacted.
+    final class Collector: Sendable {
+        static let key = CodingUserInfoKey(rawValue: "AppCore.Secret.Collector")!
+
+        private let recorded = Locked<[String]>([])
+
+        func record(_ value: String) { recorded.withLock { $0.append(value) } }
+
+        var values: [String] { recorded.withLock { $0 } }
+    }
 }

@@ -19,6 +19,8 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
     /// Encoding the request body failed.
     case encodingFailed(String)
+    /// The calling task was cancelled before the response arrived.
+    case cancelled
     /// Any other transport failure.
     case transport(String)
 
@@ -35,6 +37,7 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedResponse(let reason): "malformed response: \(reason)"
         case .responseTooLarge(let limit): "the response was larger than \(limit) bytes"
         case .encodingFailed(let reason): "could not encode the request: \(reason)"
+        case .cancelled: "the request was cancelled"
         case .transport(let reason): "transport error: \(reason)"
         }
     }

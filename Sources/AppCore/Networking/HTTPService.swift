@@ -8,22 +8,33 @@
 /// The one type in AppCore that touches the network: JSON over `URLSession`.
 ///
 /// - Resolves paths against ``HTTPConfiguration/baseURL`` and sends the bearer token only to
-///   that URL's host, never to a redirect target or an absolute URL elsewhere.
+///   that URL's origin (scheme, host and port) — never to an absolute URL elsewhere, and never
+///   along a redirect that leaves the origin.
 /// - Refuses plain `http://` to anything but loopback unless
-///   ``HTTPConfiguration/allowsInsecureHTTP`` is set.
-/// - Maps every failure to a typed ``HTTPError``; tokens and passwords never appear in one.
+///   ``HTTPConfiguration/allowsInsecureHTTP`` is set, for requests and for redirects.
+/// - Enforces ``HTTPConfiguration/maximumResponseBytes`` while the body streams in: a
+///   `Content-Length` over the limit is rejected before the body is read, and a body that grows
+///   past it is cancelled.
+/// - Maps every failure to a typed ``HTTPError``. Tokens and passwords never appear in one: a
+///   server that echoes them in an error body has them replaced by `<redacted>`.
+///
+/// ```swift
+/// let service = HTTPService(configuration: HTTPConfiguration(baseURL: url))
+/// let me: User = try await service.get("/users/me", token: session.token)
+/// ```
 public struct HTTPService: HTTPServiceType {
     /// The configuration in use.
     public let configuration: HTTPConfiguration
-    private let session: URLSession
+    private let loader: ResponseLoader
 
     /// Creates a service.
-    /// - Parameters:
-    ///   - configuration: Where and how to talk to the server.
-    ///   - session: The session to send requests with; `.shared` by default.
-    public init(configuration: HTTPConfiguration, session: URLSession = .shared) {
+    ///
+    /// Every service shares one ephemeral `URLSession` (no cookies, no disk cache), so creating
+    /// a service is cheap and a fresh one per resolve is fine.
+    /// - Parameter configuration: Where and how to talk to the server.
+    public init(configuration: HTTPConfiguration) {
         self.configuration = configuration
-        self.session = session
+        self.loader = .shared
     }
 
     public func get<Response: Decodable & Sendable>(
@@ -31,7 +42,7 @@ public struct HTTPService: HTTPServiceType {
         token: Secret?
     ) async throws(HTTPError) -> Response {
         let request = try makeRequest(method: "GET", path: path, body: nil, token: token)
-        return try decode(try await perform(request))
+        return try decode(try await perform(request.request, secrets: request.secrets))
     }
 
     public func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
@@ -39,8 +50,8 @@ public struct HTTPService: HTTPServiceType {
         body: Body,
         token: Secret?
     ) async throws(HTTPError) -> Response {
-        let request = try makeRequest(method: "POST", path: path, body: try encode(body), token: token)
-        return try decode(try await perform(request))
+        let request = try makeRequest(method: "POST", path: path, body: body, token: token)
+        return try decode(try await perform(request.request, secrets: request.secrets))
     }
 
     public func send<Body: Encodable & Sendable>(
@@ -48,33 +59,45 @@ public struct HTTPService: HTTPServiceType {
         body: Body,
         token: Secret?
     ) async throws(HTTPError) {
-        let request = try makeRequest(method: "POST", path: path, body: try encode(body), token: token)
-        _ = try await perform(request)
+        let request = try makeRequest(method: "POST", path: path, body: body, token: token)
+        _ = try await perform(request.request, secrets: request.secrets)
     }
 
     // MARK: - Building requests
 
-    func makeRequest(method: String, path: String, body: Data?, token: Secret?) throws(HTTPError) -> URLRequest {
+    /// A request ready to send, with every secret it carries (for redaction).
+    struct PreparedRequest {
+        var request: URLRequest
+        var secrets: [String]
+    }
+
+    func makeRequest(method: String, path: String, body: (any Encodable)?, token: Secret?) throws(HTTPError)
+        -> PreparedRequest
+    {
         let url = try resolve(path)
-        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            throw .invalidURL(url.absoluteString)
+        guard let origin = Origin(url) else { throw .invalidURL(Self.redactingCredentials(url)) }
+        if origin.scheme == "http", !configuration.allowsInsecureHTTP, !Self.isLoopback(origin.host) {
+            throw .insecureTransport(host: origin.host)
         }
-        let host = url.host ?? ""
-        if scheme == "http", !configuration.allowsInsecureHTTP, !Self.isLoopback(host) {
-            throw .insecureTransport(host: host)
-        }
+        var secrets: [String] = []
         var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body {
-            request.httpBody = body
+            let encoded = try Self.encode(body)
+            request.httpBody = encoded.data
+            secrets += encoded.secrets
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        if let token, host.lowercased() == configuration.baseURL.host?.lowercased() {
+        if let token, origin == trustedOrigin {
             request.setValue("Bearer \(token.revealed)", forHTTPHeaderField: "Authorization")
+            secrets.append(token.revealed)
         }
-        return request
+        return PreparedRequest(request: request, secrets: secrets)
     }
+
+    /// The origin the bearer token may be sent to: the base URL's.
+    var trustedOrigin: Origin? { Origin(configuration.baseURL) }
 
     func resolve(_ path: String) throws(HTTPError) -> URL {
         if let absolute = URL(string: path), absolute.scheme != nil {
@@ -87,25 +110,52 @@ public struct HTTPService: HTTPServiceType {
         return url
     }
 
+    /// Whether `host` is this machine: `localhost`, `::1` or an address in `127.0.0.0/8`.
+    ///
+    /// Parsed strictly, so a name such as `127.0.0.1.example.com` is not loopback.
     static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4,
+            octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil })
+        else { return false }
+        return octets[0] == "127"
+    }
+
+    /// A URL with any `user:password@` part removed, for messages.
+    static func redactingCredentials(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparseable URL>" }
+        if components.user != nil || components.password != nil {
+            components.user = nil
+            components.password = nil
+        }
+        return components.string ?? "<unparseable URL>"
     }
 
     // MARK: - Sending
 
-    private func perform(_ request: URLRequest) async throws(HTTPError) -> Data {
+    private func perform(_ request: URLRequest, secrets: [String]) async throws(HTTPError) -> Data {
+        guard let trustedOrigin else { throw .invalidURL(Self.redactingCredentials(configuration.baseURL)) }
+        let policy = ResponseLoader.Policy(
+            maximumBytes: configuration.maximumResponseBytes,
+            trustedOrigin: trustedOrigin,
+            allowsInsecureHTTP: configuration.allowsInsecureHTTP
+        )
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await loader.load(request, policy: policy)
         } catch {
             throw Self.map(error)
         }
-        return try validate(data: data, response: response)
+        return try validate(data: data, response: response, secrets: secrets)
     }
 
-    func validate(data: Data, response: URLResponse) throws(HTTPError) -> Data {
+    /// Checks status and size; the final size check backs up the streaming one.
+    func validate(data: Data, response: URLResponse, secrets: [String] = []) throws(HTTPError) -> Data {
         guard let http = response as? HTTPURLResponse else {
             throw .transport("not an HTTP response")
         }
@@ -114,34 +164,54 @@ public struct HTTPService: HTTPServiceType {
             throw .responseTooLarge(limit: limit)
         }
         guard (200..<300).contains(http.statusCode) else {
-            throw .status(code: http.statusCode, body: Self.errorText(from: data))
+            throw .status(code: http.statusCode, body: Self.errorText(from: data, redacting: secrets))
         }
         return data
     }
 
-    /// The server's error message, from `{"error": "..."}` when it sends one, else the raw text.
-    static func errorText(from data: Data) -> String {
+    /// The server's error message, from `{"error": "..."}` when it sends one, else the start of
+    /// the raw text; any secret the request carried is replaced by `<redacted>`.
+    static func errorText(from data: Data, redacting secrets: [String] = []) -> String {
         struct ErrorBody: Decodable { let error: String }
-        if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) { return body.error }
-        let text = String(decoding: data.prefix(512), as: UTF8.self)
+        var text: String
+        if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {
+            text = body.error
+        } else {
+            text = String(decoding: data.prefix(512), as: UTF8.self)
+        }
+        for secret in secrets where !secret.isEmpty {
+            text = text.replacingOccurrences(of: secret, with: "<redacted>")
+        }
+        if text.count > 512 { text = String(text.prefix(512)) + "…" }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func map(_ error: any Error) -> HTTPError {
+        if let error = error as? HTTPError { return error }
+        if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else { return .transport(String(describing: type(of: error))) }
         switch urlError.code {
         case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
         case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet,
             .dnsLookupFailed:
-            return .connectionFailed(urlError.localizedDescription)
+            return .connectionFailed("URLError \(urlError.code.rawValue)")
         default: return .transport("URLError \(urlError.code.rawValue)")
         }
     }
 
     // MARK: - JSON
 
-    private func encode<Body: Encodable>(_ body: Body) throws(HTTPError) -> Data {
-        do { return try JSONEncoder().encode(body) } catch { throw .encodingFailed(String(describing: error)) }
+    /// Encodes `body`, collecting the revealed value of every ``Secret`` inside it.
+    static func encode(_ body: any Encodable) throws(HTTPError) -> (data: Data, secrets: [String]) {
+        let collector = Secret.Collector()
+        let encoder = JSONEncoder()
+        encoder.userInfo[Secret.Collector.key] = collector
+        do {
+            return (try encoder.encode(body), collector.values)
+        } catch {
+            throw .encodingFailed(String(describing: type(of: body)))
+        }
     }
 
     func decode<Response: Decodable>(_ data: Data) throws(HTTPError) -> Response {
