@@ -9,7 +9,7 @@ import UsersAPI
             let container = TestAppDependency(baseURL: server.baseURL)
             let token = Secret("tok-3f9a0c-very-secret")
             let error: UsersError
-            do {
+            do throws(UsersError) {
                 _ = try await container.resolveUsersWorker().fetchCurrent(token: token)
                 Issue.record("the request should have failed")
                 return
@@ -32,7 +32,7 @@ import UsersAPI
             let password = Secret("hunter2-hunter2")
             let authentication = container.resolveAuthenticationWorker()
             let session = try await authentication.signUp(name: "Ada", email: "ada@example.com", password: password)
-            do {
+            do throws(AuthenticationError) {
                 _ = try await authentication.logIn(email: "ada@example.com", password: Secret("wrong-password"))
                 Issue.record("the log-in should have failed")
             } catch {

@@ -50,7 +50,7 @@ import UsersAPI
     }
 
     @Test func slowServerTimesOut() async throws {
-        try await withMisbehavingServer(.slow(.seconds(2))) { server in
+        try await withMisbehavingServer(.slow(.milliseconds(1500))) { server in
             let container = TestAppDependency(baseURL: server.baseURL, timeout: 0.5)
             let before = try await seedCache(container)
             #expect(await fetchCurrentFailure(container) == .http(.timedOut))

@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
     internal import Foundation
-    public import FoundationNetworking
+    internal import FoundationNetworking
 #else
-    public import Foundation
+    internal import Foundation
 #endif
 
 /// The one type in AppCore that touches the network: JSON over `URLSession`.
@@ -142,7 +142,8 @@ public struct HTTPService: HTTPServiceType {
         let policy = ResponseLoader.Policy(
             maximumBytes: configuration.maximumResponseBytes,
             trustedOrigin: trustedOrigin,
-            allowsInsecureHTTP: configuration.allowsInsecureHTTP
+            allowsInsecureHTTP: configuration.allowsInsecureHTTP,
+            timeout: configuration.timeout
         )
         let data: Data
         let response: URLResponse

@@ -26,6 +26,8 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         var trustedOrigin: HTTPService.Origin
         /// Whether plain `http://` to non-loopback hosts is allowed on redirect.
         var allowsInsecureHTTP: Bool
+        /// Seconds until the whole exchange fails with ``HTTPError/timedOut``.
+        var timeout: TimeInterval
     }
 
     private struct Pending {
@@ -62,6 +64,13 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
     func load(_ request: URLRequest, policy: Policy) async throws -> (Data, URLResponse) {
         let task = session.dataTask(with: request)
         let identifier = task.taskIdentifier
+        // FoundationNetworking ignores `URLRequest.timeoutInterval` on a delegate session, so the
+        // deadline is enforced here, for the whole exchange, on every platform.
+        let deadline = Task { [weak self] in
+            try await Task.sleep(nanoseconds: UInt64(max(policy.timeout, 0) * 1_000_000_000))
+            self?.expire(task)
+        }
+        defer { deadline.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 pending.withLock { $0[identifier] = Pending(policy: policy, continuation: continuation) }
@@ -70,6 +79,16 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// Fails a task that is still running with ``HTTPError/timedOut``.
+    private func expire(_ task: URLSessionTask) {
+        let running = pending.withLock { pending in
+            guard pending[task.taskIdentifier] != nil else { return false }
+            if pending[task.taskIdentifier]?.failure == nil { pending[task.taskIdentifier]?.failure = .timedOut }
+            return true
+        }
+        if running { task.cancel() }
     }
 
     // MARK: - URLSessionDataDelegate

@@ -14,8 +14,8 @@ final class TestAppDependency: CoreDependency, @unchecked Sendable {
     /// Collects what the cache store reports.
     final class Reports: Sendable {
         private let messages = NIOLockedValueBox([String]())
-        func append(_ message: String) { messages.withLock { $0.append(message) } }
-        var all: [String] { messages.withLock { $0 } }
+        func append(_ message: String) { messages.withLockedValue { $0.append(message) } }
+        var all: [String] { messages.withLockedValue { $0 } }
     }
 
     init(baseURL: URL, timeout: TimeInterval = 5, maximumResponseBytes: Int = 64 * 1024) {
