@@ -18,6 +18,8 @@ enum Misbehaviour: Sendable {
     case oversizedChunked(Int)
     /// 500 echoing the request's `Authorization` header in the error message.
     case echoAuthorization
+    /// 302 to the same path on another server.
+    case redirect(to: String)
 
     static let user = #"{"id":"u-1","name":"Slow Poke","email":"slow@example.com"}"#
 
@@ -50,6 +52,8 @@ enum Misbehaviour: Sendable {
         case .echoAuthorization:
             let header = request.headers[.authorization] ?? "none"
             return Self.json(#"{"error":"rejected credentials \#(header)"}"#, status: .internalServerError)
+        case .redirect(let target):
+            return Response(status: .found, headers: [.location: target + request.uri.path])
         }
     }
 
