@@ -194,9 +194,10 @@ public struct HTTPService: HTTPServiceType {
         switch urlError.code {
         case .timedOut: return .timedOut
         case .cancelled: return .cancelled
-        case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet,
-            .dnsLookupFailed:
-            return .connectionFailed("URLError \(urlError.code.rawValue)")
+        case .cannotConnectToHost: return .connectionFailed("connection refused")
+        case .cannotFindHost, .dnsLookupFailed: return .connectionFailed("host not found")
+        case .networkConnectionLost: return .connectionFailed("connection lost")
+        case .notConnectedToInternet: return .connectionFailed("no network")
         default: return .transport("URLError \(urlError.code.rawValue)")
         }
     }
