@@ -62,7 +62,12 @@ import Testing
 
     @Test func preparedRequestKnowsEverySecretItCarries() throws {
         let body = Credentials(email: "ada@example.com", password: Secret("pw-12345678"))
-        let prepared = try service().makeRequest(method: "POST", path: "/auth/login", body: body, token: Secret("tok-1"))
+        let prepared = try service().makeRequest(
+            method: "POST",
+            path: "/auth/login",
+            body: body,
+            token: Secret("tok-1")
+        )
         #expect(Set(prepared.secrets) == ["pw-12345678", "tok-1"])
     }
 
@@ -90,7 +95,9 @@ import Testing
         #expect(HTTPService.isLoopback(host))
     }
 
-    @Test(arguments: ["127.0.0.1.example.com", "127.evil.example", "128.0.0.1", "127.0.0", "127.0.0.1.1", "example.com", ""])
+    @Test(arguments: [
+        "127.0.0.1.example.com", "127.evil.example", "128.0.0.1", "127.0.0", "127.0.0.1.1", "example.com", "",
+    ])
     func lookalikeHostsAreNotLoopback(host: String) {
         #expect(!HTTPService.isLoopback(host))
     }

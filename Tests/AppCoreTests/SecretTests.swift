@@ -49,7 +49,10 @@ private func renderings(of value: Any) -> [String] {
 
     @Test func errorsNeverCarrySecretsTheServerEchoed() {
         let echoed = Data(#"{"error":"password \#(password) and token \#(token) rejected"}"#.utf8)
-        let error = HTTPError.status(code: 400, body: HTTPService.errorText(from: echoed, redacting: [password, token]))
+        let error = HTTPError.status(
+            code: 400,
+            body: HTTPService.errorText(from: echoed, redacting: [password, token])
+        )
         let wrapped: [Any] = [error, AuthenticationError.http(error), UsersError.http(error)]
         for value in wrapped {
             for text in renderings(of: value) {

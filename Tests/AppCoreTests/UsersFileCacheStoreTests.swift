@@ -100,7 +100,10 @@ import Testing
             }
             try await group.waitForAll()
         }
-        let contents = try JSONDecoder().decode(UsersFileCacheStore.Contents.self, from: Data(contentsOf: store.fileURL))
+        let contents = try JSONDecoder().decode(
+            UsersFileCacheStore.Contents.self,
+            from: Data(contentsOf: store.fileURL)
+        )
         #expect(contents.current.map(users.contains) == true)
         #expect(reports.all.isEmpty)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -37,7 +37,9 @@ struct DemoCommand: AsyncParsableCommand {
             guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host != nil
             else {
-                throw ValidationError("--base-url must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080")
+                throw ValidationError(
+                    "--base-url must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080"
+                )
             }
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be greater than 0") }
@@ -45,7 +47,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let transcript = Transcript()
-        let cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let cacheDirectory =
+            cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitDemo", isDirectory: true)
 
         let server: UsersServer?

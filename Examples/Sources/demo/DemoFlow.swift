@@ -25,7 +25,11 @@ struct DemoFlow: HasDependencies {
         let signedUp = try await attempt("sign up") {
             try await authentication.signUp(name: "Ada Lovelace", email: email, password: password)
         }
-        transcript.step(1, "Sign up", "\(signedUp.user.name) <\(signedUp.user.email)>, id \(signedUp.user.id.prefix(8))…")
+        transcript.step(
+            1,
+            "Sign up",
+            "\(signedUp.user.name) <\(signedUp.user.email)>, id \(signedUp.user.id.prefix(8))…"
+        )
         if signUpExtraUser {
             let grace = try await attempt("sign up a second user") {
                 try await authentication.signUp(

@@ -27,7 +27,11 @@ import UsersAPI
             let authentication = container.resolveAuthenticationWorker()
             _ = try await authentication.signUp(name: "Ada", email: "ada@example.com", password: Secret("password-1"))
             await #expect(throws: AuthenticationError.emailAlreadyRegistered) {
-                try await authentication.signUp(name: "Other", email: " ADA@example.com", password: Secret("password-2"))
+                try await authentication.signUp(
+                    name: "Other",
+                    email: " ADA@example.com",
+                    password: Secret("password-2")
+                )
             }
             #expect(container.cacheFileBytes() == before)
         }
@@ -39,10 +43,14 @@ import UsersAPI
             // Straight to the service, past the worker's own validation, so the server decides.
             let service = container.resolveAuthenticationService()
             await #expect(throws: AuthenticationError.rejected("the email address is not valid")) {
-                try await service.signUp(SignUpRequest(name: "Ada", email: "not-an-email", password: Secret("password-1")))
+                try await service.signUp(
+                    SignUpRequest(name: "Ada", email: "not-an-email", password: Secret("password-1"))
+                )
             }
             await #expect(throws: AuthenticationError.rejected("the password must have 8 to 1024 characters")) {
-                try await service.signUp(SignUpRequest(name: "Ada", email: "ada@example.com", password: Secret("short")))
+                try await service.signUp(
+                    SignUpRequest(name: "Ada", email: "ada@example.com", password: Secret("short"))
+                )
             }
         }
     }
@@ -64,7 +72,11 @@ import UsersAPI
             let container = TestAppDependency(baseURL: server.baseURL)
             let authentication = container.resolveAuthenticationWorker()
             let users = container.resolveUsersWorker()
-            let session = try await authentication.signUp(name: "Ada", email: "ada@example.com", password: Secret("password-1"))
+            let session = try await authentication.signUp(
+                name: "Ada",
+                email: "ada@example.com",
+                password: Secret("password-1")
+            )
             let me = try await users.fetchCurrent(token: session.token)
             let before = container.cacheFileBytes()
 

@@ -46,7 +46,11 @@ import UsersAPI
         try await withUsersServer { server in
             let container = TestAppDependency(baseURL: server.baseURL)
             let authentication = container.resolveAuthenticationWorker()
-            let ada = try await authentication.signUp(name: "Ada", email: "ada@example.com", password: Secret("password-1"))
+            let ada = try await authentication.signUp(
+                name: "Ada",
+                email: "ada@example.com",
+                password: Secret("password-1")
+            )
             let grace = try await authentication.signUp(
                 name: "Grace",
                 email: "grace@example.com",

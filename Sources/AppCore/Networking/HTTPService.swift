@@ -127,7 +127,9 @@ public struct HTTPService: HTTPServiceType {
 
     /// A URL with any `user:password@` part removed, for messages.
     static func redactingCredentials(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparseable URL>" }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return "<unparseable URL>"
+        }
         if components.user != nil || components.password != nil {
             components.user = nil
             components.password = nil

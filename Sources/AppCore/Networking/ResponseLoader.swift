@@ -1,10 +1,11 @@
+internal import DependencyKit
+
 #if canImport(FoundationNetworking)
     import Foundation
     import FoundationNetworking
 #else
     import Foundation
 #endif
-internal import DependencyKit
 
 /// Runs `URLSession` data tasks with a byte limit enforced while the body streams in.
 ///

@@ -1,5 +1,5 @@
-public import Foundation
 internal import DependencyKit
+public import Foundation
 
 /// ``UsersCacheStore`` kept as one JSON file in a directory of your choice.
 ///
@@ -57,8 +57,9 @@ public struct UsersFileCacheStore: UsersCacheStore {
     // MARK: - File access
 
     /// One lock per process for every cache file: writes are rare and small. It guards only
-    /// file I/O; `report` runs after it is released.
-    private static let writeLock = Locked(())
+    /// file I/O; `report` runs after it is released. It counts the writes it serialised: a
+    /// `Locked<Void>` has no storage, and ThreadSanitizer reports false races on accesses to it.
+    private static let writeLock = Locked(0)
 
     private func load() -> Contents {
         let (contents, problem) = read()
@@ -78,7 +79,8 @@ public struct UsersFileCacheStore: UsersCacheStore {
     }
 
     private func update(_ change: (inout Contents) -> Void) throws(UsersError) {
-        let (result, problem) = Self.writeLock.withLock { _ -> (Result<Void, UsersError>, String?) in
+        let (result, problem) = Self.writeLock.withLock { writes -> (Result<Void, UsersError>, String?) in
+            writes &+= 1
             var (contents, problem) = read()
             change(&contents)
             return (Result { () throws(UsersError) in try write(contents) }, problem)

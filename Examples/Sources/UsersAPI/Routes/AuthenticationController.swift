@@ -66,7 +66,10 @@ struct AuthenticationController: HasServerDependencies {
     private func openSession(for record: UserRecord, status: HTTPResponse.Status) async throws -> Response {
         let issuer = dependencies.resolveTokenIssuer()
         let token = issuer.issue()
-        await dependencies.resolveUserRepository().storeSession(fingerprint: issuer.fingerprint(of: token), userID: record.id)
+        await dependencies.resolveUserRepository().storeSession(
+            fingerprint: issuer.fingerprint(of: token),
+            userID: record.id
+        )
         return try JSONResponse.make(SessionPayload(token: token, user: UserPayload(record)), status: status)
     }
 

@@ -16,7 +16,11 @@ public struct PBKDF2PasswordHasher: PasswordHasher {
     public func hash(_ password: String) -> PasswordHash {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return PasswordHash(salt: salt, iterations: iterations, digest: Self.derive(password, salt: salt, iterations: iterations))
+        return PasswordHash(
+            salt: salt,
+            iterations: iterations,
+            digest: Self.derive(password, salt: salt, iterations: iterations)
+        )
     }
 
     public func verify(_ password: String, against hash: PasswordHash) -> Bool {

@@ -27,7 +27,9 @@ struct SHA256 {
         let bitLength = UInt64(padded.count) &* 8
         padded.append(0x80)
         while padded.count % blockSize != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var schedule = [UInt32](repeating: 0, count: 64)
         for blockStart in stride(from: 0, to: padded.count, by: blockSize) {
             compress(&state, padded[blockStart..<blockStart + blockSize], schedule: &schedule)

@@ -31,7 +31,9 @@ public struct RandomTokenIssuer: TokenIssuer {
             let chunk = bytes[index..<min(index + 3, bytes.count)]
             var value: UInt32 = 0
             for (offset, byte) in chunk.enumerated() { value |= UInt32(byte) << (16 - 8 * UInt32(offset)) }
-            for position in 0...chunk.count { output.append(alphabet[Int((value >> (18 - 6 * UInt32(position))) & 63)]) }
+            for position in 0...chunk.count {
+                output.append(alphabet[Int((value >> (18 - 6 * UInt32(position))) & 63)])
+            }
             index += 3
         }
         return String(decoding: output, as: UTF8.self)

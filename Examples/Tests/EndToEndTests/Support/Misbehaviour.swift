@@ -43,7 +43,8 @@ enum Misbehaviour: Sendable {
                 headers: [.contentType: "application/json"],
                 body: ResponseBody { writer in
                     var buffer = ByteBuffer(string: body)
-                    while let chunk = buffer.readSlice(length: min(4096, buffer.readableBytes)), chunk.readableBytes > 0 {
+                    while let chunk = buffer.readSlice(length: min(4096, buffer.readableBytes)), chunk.readableBytes > 0
+                    {
                         try await writer.write(chunk)
                     }
                     try await writer.finish(nil)
