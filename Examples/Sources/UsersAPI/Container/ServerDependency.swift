@@ -18,10 +18,8 @@ public import DependencyKit
 /// let server = try await UsersServer.start(container: FastHashing())
 /// ```
 public protocol ServerDependency: InjectableContainer where Injector == ServerInjector {
-    /// Where users and their sessions are kept.
-    ///
-    /// There is no default: a repository holds the server's state, so each container owns
-    /// exactly one and returns it from every call.
+    /// Where users and their sessions are kept: one instance per container, since it holds the
+    /// server's state.
     func resolveUserRepository() -> any UserRepository
     /// Issues and fingerprints bearer tokens.
     func resolveTokenIssuer() -> any TokenIssuer
@@ -31,8 +29,13 @@ public protocol ServerDependency: InjectableContainer where Injector == ServerIn
 
 // The defaults, written once; `ServerCoreDependency` forwards to them so subclasses can override.
 extension ServerDependency {
+    public func resolveUserRepository() -> any UserRepository { defaultUserRepository() }
     public func resolveTokenIssuer() -> any TokenIssuer { defaultTokenIssuer() }
     public func resolvePasswordHasher() -> any PasswordHasher { defaultPasswordHasher() }
+
+    /// The default repository: one ``InMemoryUserRepository`` per container, created on first
+    /// use and shared by every request served with that container.
+    public func defaultUserRepository() -> any UserRepository { shared { InMemoryUserRepository() } }
 
     /// The default token issuer: a ``RandomTokenIssuer``.
     public func defaultTokenIssuer() -> any TokenIssuer { fresh { RandomTokenIssuer() } }
