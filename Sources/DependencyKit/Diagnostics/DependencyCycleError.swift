@@ -1,0 +1,41 @@
+/// A resolution that requires itself, with the whole chain that leads back to it.
+///
+/// When cycle checking is on (see ``Diagnostics/cycleChecking``), the resolution that would
+/// close a cycle does not run. Resolutions that return a value stop the process with this
+/// error's ``description``; resolutions that already throw, such as the tagged registry's,
+/// throw it.
+///
+/// ```text
+/// Dependency cycle: AuthenticationWorkerType → AuthenticationService → AuthenticationWorkerType
+///   resolveAuthenticationWorker() -> AuthenticationWorkerType [fresh, AppDependency]
+///   resolveAuthenticationService() -> AuthenticationService [fresh, AppDependency]
+///   resolveAuthenticationWorker() -> AuthenticationWorkerType [fresh, AppDependency]
+/// ```
+public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The resolutions in the cycle, outermost first; the last one is the first one again.
+    public let chain: [ResolutionStep]
+
+    /// Creates the error for a chain whose last step repeats its first.
+    /// - Parameter chain: The resolutions in the cycle, outermost first.
+    public init(chain: [ResolutionStep]) {
+        self.chain = chain
+    }
+
+    /// The requested types of the chain, joined by arrows.
+    public var summary: String {
+        chain.map(\.requestedType).joined(separator: " → ")
+    }
+
+    /// The chain as a summary line followed by one line per resolution.
+    public var description: String {
+        (["Dependency cycle: \(summary)"] + chain.map { "  \($0)" }).joined(separator: "\n")
+    }
+
+    /// What the process prints when a cycle stops it.
+    var trapMessage: String {
+        description + "\n"
+            + "A resolution required itself before returning. Break the cycle, for example by "
+            + "resolving one side lazily (a closure or a Factory) instead of in an initializer. "
+            + "Diagnostics.cycleChecking turns this check on or off."
+    }
+}

@@ -1,0 +1,202 @@
+/// One resolution in progress, linked to the resolution that asked for it.
+///
+/// The innermost frame lives in a task-local, so the chain follows the work: a child task
+/// (`async let`, a task group, `Task {}`) started inside a resolve sees the chain of that
+/// resolve, and two tasks resolving at the same time never see each other's. Frames are
+/// immutable apart from their "finished" mark, which lets cycle detection ignore the frames of
+/// a resolve that has already returned when an unstructured task it started outlives it.
+final class ResolutionFrame: Sendable {
+    /// The innermost resolution in progress in the current task.
+    @TaskLocal static var current: ResolutionFrame?
+
+    /// How many times one resolution may nest directly inside itself before that counts as a
+    /// cycle. An override that decorates the implementation it overrides (`super` or a default
+    /// builder named like the resolve) nests once per layer of decoration; a resolve that
+    /// calls itself unconditionally nests without end.
+    static let decorationLimit = 16
+
+    let name: String
+    let requestedType: any Any.Type
+    let lifetime: ResolutionLifetime
+    let containerID: ObjectIdentifier?
+    let containerType: (any AnyObject.Type)?
+    /// The frame of the resolution that asked for this one.
+    let parent: ResolutionFrame?
+    /// `0` for a resolution, `n` for the n-th direct re-entry of the same resolution (a decoration).
+    let reentry: Int
+    /// The trace recording this resolution, if any.
+    let trace: TraceSession?
+    /// This resolution's node in ``trace`` (shared with the outer frame for a re-entry).
+    let node: Int?
+    private let finished = AtomicWord(0)
+
+    private init(
+        name: String,
+        requestedType: any Any.Type,
+        lifetime: ResolutionLifetime,
+        container: AnyObject?,
+        parent: ResolutionFrame?,
+        reentry: Int,
+        trace: TraceSession?,
+        node: Int?
+    ) {
+        self.name = name
+        self.requestedType = requestedType
+        self.lifetime = lifetime
+        self.containerID = container.map(ObjectIdentifier.init)
+        self.containerType = container.map { type(of: $0) }
+        self.parent = parent
+        self.reentry = reentry
+        self.trace = trace
+        self.node = node
+    }
+
+    /// Whether the resolution has returned or thrown.
+    var isFinished: Bool { finished.loadAcquire() != 0 }
+
+    /// What this frame resolves, for messages and graphs.
+    var step: ResolutionStep {
+        ResolutionStep(
+            name: name,
+            requestedType: String(describing: requestedType),
+            lifetime: lifetime,
+            container: containerType.map { String(describing: $0) }
+        )
+    }
+
+    private func isSameResolution(name: String, typeID: ObjectIdentifier, containerID: ObjectIdentifier?) -> Bool {
+        self.containerID == containerID && ObjectIdentifier(requestedType) == typeID && self.name == name
+    }
+
+    /// The nearest frame at or above `frame` whose resolution is still in progress.
+    private static func live(_ frame: ResolutionFrame?) -> ResolutionFrame? {
+        var candidate = frame
+        while let current = candidate, current.isFinished {
+            candidate = current.parent
+        }
+        return candidate
+    }
+
+    /// Pushes a resolution on the current task's chain, or reports the cycle it would close.
+    ///
+    /// - Throws: ``DependencyCycleError`` when cycle checking is on and the same resolution —
+    ///   same name, requested type and container — is already in progress further up the chain.
+    static func enter(
+        _ name: String,
+        of type: any Any.Type,
+        lifetime: ResolutionLifetime,
+        container: AnyObject?
+    ) throws(DependencyCycleError) -> ResolutionFrame {
+        let word = DiagnosticsWord.load()
+        let parent = current
+        let liveParent = live(parent)
+        let typeID = ObjectIdentifier(type)
+        let containerID = container.map(ObjectIdentifier.init)
+        let checksCycles = DiagnosticsWord.checksCycles(word)
+        let session = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
+
+        var reentry = 0
+        if let liveParent, liveParent.isSameResolution(name: name, typeID: typeID, containerID: containerID) {
+            reentry = liveParent.reentry + 1
+        }
+        let frame = ResolutionFrame(
+            name: name,
+            requestedType: type,
+            lifetime: lifetime,
+            container: container,
+            parent: parent,
+            reentry: reentry,
+            trace: session,
+            node: reentry > 0 && liveParent?.trace === session
+                ? liveParent?.node
+                : session?.begin(
+                    name: name,
+                    requestedType: type,
+                    lifetime: lifetime,
+                    containerType: container.map { Swift.type(of: $0) },
+                    parent: parent?.trace === session ? parent?.node : nil
+                )
+        )
+        if checksCycles {
+            if reentry >= decorationLimit {
+                throw DependencyCycleError(chain: [liveParent!.step, frame.step])
+            }
+            if reentry == 0, let cycle = frame.cycle(from: liveParent, typeID: typeID, containerID: containerID) {
+                throw cycle
+            }
+        }
+        return frame
+    }
+
+    /// Pushes a resolution on the current task's chain; a cycle stops the process with its chain.
+    static func enterOrTrap(
+        _ name: String,
+        of type: any Any.Type,
+        lifetime: ResolutionLifetime,
+        container: AnyObject?
+    ) -> ResolutionFrame {
+        do {
+            return try enter(name, of: type, lifetime: lifetime, container: container)
+        } catch {
+            fatalError(error.trapMessage)
+        }
+    }
+
+    /// The cycle this frame closes, if its resolution is already in progress above `start`.
+    private func cycle(
+        from start: ResolutionFrame?,
+        typeID: ObjectIdentifier,
+        containerID: ObjectIdentifier?
+    ) -> DependencyCycleError? {
+        var path: [ResolutionFrame] = []
+        var candidate = ResolutionFrame.live(start)
+        while let frame = candidate {
+            path.append(frame)
+            if frame.isSameResolution(name: name, typeID: typeID, containerID: containerID) {
+                // Start the chain at the outermost layer of a decorated resolution.
+                var outer = frame
+                while outer.reentry > 0, let above = ResolutionFrame.live(outer.parent) {
+                    outer = above
+                    path.append(above)
+                }
+                let steps = path.reversed().filter { $0.reentry == 0 }.map(\.step) + [step]
+                return DependencyCycleError(chain: steps)
+            }
+            candidate = ResolutionFrame.live(frame.parent)
+        }
+        return nil
+    }
+
+    /// The chain of resolutions in progress, outermost first.
+    var liveChain: [ResolutionStep] {
+        var steps: [ResolutionStep] = []
+        var candidate = ResolutionFrame.live(self)
+        while let frame = candidate {
+            if frame.reentry == 0 { steps.append(frame.step) }
+            candidate = ResolutionFrame.live(frame.parent)
+        }
+        return steps.reversed()
+    }
+
+    /// Runs the resolution with this frame innermost, then records what it produced.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        defer { finished.storeRelease(1) }
+        let value = try ResolutionFrame.$current.withValue(self, operation: body)
+        recordValue(value)
+        return value
+    }
+
+    /// Runs the asynchronous resolution with this frame innermost, then records what it produced.
+    func run<T>(isolation: isolated (any Actor)?, _ body: () async throws -> T) async rethrows -> T {
+        defer { finished.storeRelease(1) }
+        let value = try await ResolutionFrame.$current.withValue(self, operation: body, isolation: isolation)
+        recordValue(value)
+        return value
+    }
+
+    private func recordValue<T>(_ value: T) {
+        if reentry == 0, let trace, let node {
+            trace.finish(node, resolvedType: Swift.type(of: value as Any))
+        }
+    }
+}

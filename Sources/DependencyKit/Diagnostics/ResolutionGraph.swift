@@ -1,0 +1,52 @@
+/// The resolutions one traced piece of code performed, as a tree: which resolve called which.
+///
+/// Get one from ``Diagnostics/trace(_:)`` and render it with ``renderText()``,
+/// ``renderDOT(name:)`` or ``renderMermaid()``. Nodes are numbered in the order their
+/// resolutions began, so code that resolves sequentially always produces the same graph and the
+/// same renderings.
+public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
+    /// One resolution performed while tracing.
+    public struct Node: Sendable, Hashable, Identifiable {
+        /// The node's position in ``ResolutionGraph/nodes``, in the order resolutions began.
+        public let id: Int
+        /// The resolve's name, usually its method's `#function`.
+        public let name: String
+        /// The type the resolve returns, such as `UsersWorkerType`.
+        public let requestedType: String
+        /// The concrete type of the value it returned, such as `UsersWorker`; `nil` when it
+        /// threw, or was still running when the trace ended.
+        public let resolvedType: String?
+        /// How the value was produced.
+        public let lifetime: ResolutionLifetime
+        /// The class of the container that served it, if any.
+        public let container: String?
+        /// The resolutions it performed while producing its value, in order.
+        public let children: [Int]
+    }
+
+    /// Every resolution, in the order they began; a node's ``Node/id`` is its index.
+    public let nodes: [Node]
+    /// The resolutions the traced code asked for directly, in order.
+    public let roots: [Int]
+
+    init(nodes: [Node], roots: [Int]) {
+        self.nodes = nodes
+        self.roots = roots
+    }
+
+    /// Whether the traced code resolved nothing through DependencyKit.
+    public var isEmpty: Bool { nodes.isEmpty }
+
+    /// The resolutions the traced code asked for directly.
+    public var rootNodes: [Node] { roots.map { nodes[$0] } }
+
+    /// The resolutions `node` performed.
+    /// - Parameter node: A node of this graph.
+    /// - Returns: Its children, in order.
+    public func children(of node: Node) -> [Node] {
+        node.children.map { nodes[$0] }
+    }
+
+    /// The graph as indented text; see ``renderText()``.
+    public var description: String { renderText() }
+}

@@ -1,0 +1,3 @@
+#include "DependencyKitDiagnosticsWord.h"
+
+intptr_t dk_diagnostics_word = 0;
