@@ -47,7 +47,8 @@ public protocol Dependency: InjectableContainer where Injector == DependencyInje
 
 // The default graph, written once. Each `resolveX()` default calls `defaultX()`; the
 // `defaultX()` builders are public so that an override can decorate the default, the way a
-// subclass would call `super`.
+// subclass would call `super`. Each builds inside `fresh("resolveX()")`, so cycle reports and
+// traced graphs name the resolve, not the builder.
 extension Dependency {
     public func resolveHTTPConfiguration() -> HTTPConfiguration { defaultHTTPConfiguration() }
     public func resolveHTTPService() -> any HTTPServiceType { defaultHTTPService() }
@@ -59,43 +60,47 @@ extension Dependency {
     public func resolveUsersWorker() -> any UsersWorkerType { defaultUsersWorker() }
 
     /// The default configuration: ``HTTPConfiguration/default``.
-    public func defaultHTTPConfiguration() -> HTTPConfiguration { .default }
+    public func defaultHTTPConfiguration() -> HTTPConfiguration {
+        fresh("resolveHTTPConfiguration()") { .default }
+    }
 
     /// The default HTTP service: an ``HTTPService`` with ``resolveHTTPConfiguration()``.
     public func defaultHTTPService() -> any HTTPServiceType {
-        HTTPService(configuration: resolveHTTPConfiguration())
+        fresh("resolveHTTPService()") { HTTPService(configuration: resolveHTTPConfiguration()) }
     }
 
     /// The default authentication service: an ``AuthenticationNetworkService`` over
     /// ``resolveHTTPService()``.
     public func defaultAuthenticationService() -> any AuthenticationService {
-        AuthenticationNetworkService(httpService: resolveHTTPService())
+        fresh("resolveAuthenticationService()") { AuthenticationNetworkService(httpService: resolveHTTPService()) }
     }
 
     /// The default authentication worker: an ``AuthenticationWorker`` over
     /// ``resolveAuthenticationService()``.
     public func defaultAuthenticationWorker() -> any AuthenticationWorkerType {
-        AuthenticationWorker(service: resolveAuthenticationService())
+        fresh("resolveAuthenticationWorker()") { AuthenticationWorker(service: resolveAuthenticationService()) }
     }
 
     /// The default users store: a ``UsersNetworkStore`` over ``resolveHTTPService()``.
     public func defaultUsersStore() -> any UsersStore {
-        UsersNetworkStore(httpService: resolveHTTPService())
+        fresh("resolveUsersStore()") { UsersNetworkStore(httpService: resolveHTTPService()) }
     }
 
     /// The default cache directory: `AppCore` inside the system's temporary directory.
     public func defaultUsersCacheDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("AppCore", isDirectory: true)
+        fresh("resolveUsersCacheDirectory()") {
+            FileManager.default.temporaryDirectory.appendingPathComponent("AppCore", isDirectory: true)
+        }
     }
 
     /// The default users cache: a ``UsersFileCacheStore`` in ``resolveUsersCacheDirectory()``.
     public func defaultUsersCache() -> any UsersCacheStore {
-        UsersFileCacheStore(directory: resolveUsersCacheDirectory())
+        fresh("resolveUsersCache()") { UsersFileCacheStore(directory: resolveUsersCacheDirectory()) }
     }
 
     /// The default users worker: a ``UsersWorker`` over ``resolveUsersStore()`` and
     /// ``resolveUsersCache()``.
     public func defaultUsersWorker() -> any UsersWorkerType {
-        UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache())
+        fresh("resolveUsersWorker()") { UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache()) }
     }
 }
