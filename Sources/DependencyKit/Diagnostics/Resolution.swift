@@ -7,8 +7,7 @@
 ///
 /// A cycle found here stops the process with a message naming the whole chain — `body`
 /// cannot throw an error it does not declare. Resolutions that can throw use
-/// ``withThrowingResolution(_:of:lifetime:container:_:)`` instead, which throws
-/// ``DependencyCycleError``.
+/// ``withThrowingResolution(_:of:lifetime:container:cycleError:_:)`` instead, which throws.
 /// - Parameters:
 ///   - name: What is being resolved, for messages (usually the resolve method's `#function`).
 ///   - type: The requested type.
@@ -54,47 +53,66 @@ package func withResolution<T>(
 }
 
 /// The hook for resolutions that already throw, such as the tagged registry's: a cycle is
-/// thrown as ``DependencyCycleError`` instead of stopping the process.
+/// thrown instead of stopping the process.
+///
+/// ```swift
+/// try withThrowingResolution(
+///     "resolve(\(T.self), tag: \(tag))", of: T.self, lifetime: .registry, container: self,
+///     cycleError: RegistryError.cycle
+/// ) { () throws(RegistryError) -> T in … }
+/// ```
 /// - Parameters:
-///   - name: What is being resolved, for messages.
+///   - name: What is being resolved, for messages and for telling resolutions apart; only
+///     evaluated when diagnostics are on, so it may describe a tag.
 ///   - type: The requested type.
 ///   - lifetime: How the value is produced.
 ///   - container: The container or registry serving it, if any.
+///   - cycleError: Turns a detected cycle into the error this resolution throws.
 ///   - body: Produces the value.
 /// - Returns: What `body` returns.
-/// - Throws: ``DependencyCycleError`` when cycle checking is on and this resolution is already
-///   in progress in the current task; otherwise whatever `body` throws.
+/// - Throws: `cycleError(_:)` of the ``DependencyCycleError`` when cycle checking is on and this
+///   resolution is already in progress in the current task; otherwise whatever `body` throws.
 @inlinable
-package func withThrowingResolution<T>(
-    _ name: String,
+package func withThrowingResolution<T, Failure: Error>(
+    _ name: @autoclosure () -> String,
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
-    _ body: () throws -> T
-) throws -> T {
+    cycleError: (DependencyCycleError) -> Failure,
+    _ body: () throws(Failure) -> T
+) throws(Failure) -> T {
     if _slowPath(DiagnosticsWord.isActive) {
-        return try diagnosedThrowingResolution(name, of: type, lifetime: lifetime, container: container, body)
+        return try diagnosedThrowingResolution(
+            name(),
+            of: type,
+            lifetime: lifetime,
+            container: container,
+            cycleError: cycleError,
+            body
+        )
     }
     return try body()
 }
 
-/// The asynchronous form of ``withThrowingResolution(_:of:lifetime:container:_:)``.
+/// The asynchronous form of ``withThrowingResolution(_:of:lifetime:container:cycleError:_:)``.
 @inlinable
-package func withThrowingResolution<T>(
-    _ name: String,
+package func withThrowingResolution<T, Failure: Error>(
+    _ name: @autoclosure () -> String,
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
     isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws -> T
-) async throws -> T {
+    cycleError: (DependencyCycleError) -> Failure,
+    _ body: () async throws(Failure) -> T
+) async throws(Failure) -> T {
     if _slowPath(DiagnosticsWord.isActive) {
         return try await diagnosedThrowingResolution(
-            name,
+            name(),
             of: type,
             lifetime: lifetime,
             container: container,
             isolation: isolation,
+            cycleError: cycleError,
             body
         )
     }
@@ -129,26 +147,38 @@ func diagnosedResolution<T>(
 }
 
 @usableFromInline
-func diagnosedThrowingResolution<T>(
+func diagnosedThrowingResolution<T, Failure: Error>(
     _ name: String,
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
-    _ body: () throws -> T
-) throws -> T {
-    let frame = try ResolutionFrame.enter(name, of: type, lifetime: lifetime, container: container)
+    cycleError: (DependencyCycleError) -> Failure,
+    _ body: () throws(Failure) -> T
+) throws(Failure) -> T {
+    let frame: ResolutionFrame
+    do {
+        frame = try ResolutionFrame.enter(name, of: type, lifetime: lifetime, container: container)
+    } catch {
+        throw cycleError(error)
+    }
     return try frame.run(body)
 }
 
 @usableFromInline
-func diagnosedThrowingResolution<T>(
+func diagnosedThrowingResolution<T, Failure: Error>(
     _ name: String,
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
     isolation: isolated (any Actor)?,
-    _ body: () async throws -> T
-) async throws -> T {
-    let frame = try ResolutionFrame.enter(name, of: type, lifetime: lifetime, container: container)
+    cycleError: (DependencyCycleError) -> Failure,
+    _ body: () async throws(Failure) -> T
+) async throws(Failure) -> T {
+    let frame: ResolutionFrame
+    do {
+        frame = try ResolutionFrame.enter(name, of: type, lifetime: lifetime, container: container)
+    } catch {
+        throw cycleError(error)
+    }
     return try await frame.run(isolation: isolation, body)
 }

@@ -179,17 +179,38 @@ final class ResolutionFrame: Sendable {
     }
 
     /// Runs the resolution with this frame innermost, then records what it produced.
-    func run<T>(_ body: () throws -> T) rethrows -> T {
+    func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         defer { finished.storeRelease(1) }
-        let value = try ResolutionFrame.$current.withValue(self, operation: body)
+        let result = ResolutionFrame.$current.withValue(self) { () -> Result<T, Failure> in
+            do throws(Failure) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let value = try result.get()
         recordValue(value)
         return value
     }
 
     /// Runs the asynchronous resolution with this frame innermost, then records what it produced.
-    func run<T>(isolation: isolated (any Actor)?, _ body: () async throws -> T) async rethrows -> T {
+    func run<T, Failure: Error>(
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
         defer { finished.storeRelease(1) }
-        let value = try await ResolutionFrame.$current.withValue(self, operation: body, isolation: isolation)
+        let result = await ResolutionFrame.$current.withValue(
+            self,
+            operation: { () async -> Result<T, Failure> in
+                do throws(Failure) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            },
+            isolation: isolation
+        )
+        let value = try result.get()
         recordValue(value)
         return value
     }
