@@ -3,8 +3,8 @@ extension ResolutionGraph {
     ///
     /// Two resolutions are the same node when their name, types, lifetime and container agree
     /// (the tree resolves `resolveHTTPService()` once under each service; the drawing shows one
-    /// box with two arrows into it). Nodes and edges are numbered in depth-first order of the
-    /// tree, so the drawing is deterministic.
+    /// box with two arrows into it). Nodes and edges come in depth-first order of the tree, so
+    /// the drawing is deterministic.
     struct Drawing {
         var nodes: [Node] = []
         var edges: [(from: Int, to: Int)] = []
@@ -36,28 +36,30 @@ extension ResolutionGraph {
         var indexOfKey: [NodeKey: Int] = [:]
         var seenEdges: Set<EdgeKey> = []
 
-        func visit(_ id: Int) -> Int {
-            let node = nodes[id]
+        func index(of node: Node) -> Int {
             let key = NodeKey(node)
-            let index: Int
-            if let known = indexOfKey[key] {
-                index = known
-            } else {
-                index = drawing.nodes.count
-                indexOfKey[key] = index
-                drawing.nodes.append(node)
-            }
-            for child in node.children {
-                let childIndex = visit(child)
-                if seenEdges.insert(EdgeKey(from: index, to: childIndex)).inserted {
-                    drawing.edges.append((index, childIndex))
-                }
-            }
+            if let known = indexOfKey[key] { return known }
+            let index = drawing.nodes.count
+            indexOfKey[key] = index
+            drawing.nodes.append(node)
             return index
         }
 
+        // Depth first, in the tree's order: a node is numbered, then each child in turn is
+        // numbered, linked and visited — the same order as the text rendering's lines.
+        func visit(_ id: Int) {
+            let from = index(of: nodes[id])
+            for child in nodes[id].children {
+                let to = index(of: nodes[child])
+                if seenEdges.insert(EdgeKey(from: from, to: to)).inserted {
+                    drawing.edges.append((from, to))
+                }
+                visit(child)
+            }
+        }
+
         for root in roots {
-            _ = visit(root)
+            visit(root)
         }
         return drawing
     }

@@ -11,7 +11,9 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
         public let id: Int
         /// The resolve's name, usually its method's `#function`.
         public let name: String
-        /// The type the resolve returns, such as `UsersWorkerType`.
+        /// The type the resolution was asked for: the result type of the closure given to
+        /// `fresh {}` or `shared {}` (usually the concrete type), the requested type for the
+        /// tagged registry (usually a protocol).
         public let requestedType: String
         /// The concrete type of the value it returned, such as `UsersWorker`; `nil` when it
         /// threw, or was still running when the trace ended.

@@ -5,7 +5,9 @@
 public struct ResolutionStep: Sendable, Hashable, CustomStringConvertible {
     /// The resolve's name, usually the resolve method's `#function` (`resolveUsersWorker()`).
     public let name: String
-    /// The type the resolve returns, such as `UsersWorkerType` for an `any UsersWorkerType`.
+    /// The type the resolution was asked for: the result type of the closure given to `fresh {}`
+    /// or `shared {}` (usually the concrete type), the requested type for the tagged registry
+    /// (usually a protocol, written without `any`).
     public let requestedType: String
     /// How the value is produced.
     public let lifetime: ResolutionLifetime
