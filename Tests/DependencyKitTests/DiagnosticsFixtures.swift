@@ -49,3 +49,197 @@ func requireCycleChecking() {
 func standardError(of result: ExitTest.Result?) -> String {
     result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
 }
+
+// MARK: - Cycles
+
+final class LoopWorker: Sendable {
+    let service: LoopService
+    init(service: LoopService) { self.service = service }
+}
+final class LoopService: Sendable {
+    let store: LoopStore
+    init(store: LoopStore) { self.store = store }
+}
+final class LoopStore: Sendable {
+    let worker: LoopWorker
+    init(worker: LoopWorker) { self.worker = worker }
+}
+
+/// Worker → service → store → worker, through fresh resolves.
+final class LoopingContainer: DependencyContainer, @unchecked Sendable {
+    func resolveWorker() -> LoopWorker { fresh { LoopWorker(service: resolveService()) } }
+    func resolveService() -> LoopService { fresh { LoopService(store: resolveStore()) } }
+    func resolveStore() -> LoopStore { fresh { LoopStore(worker: resolveWorker()) } }
+}
+
+/// A resolve that needs itself.
+final class SelfLoop: Sendable {
+    let inner: SelfLoop
+    init(inner: SelfLoop) { self.inner = inner }
+}
+
+final class SelfLoopingContainer: DependencyContainer, @unchecked Sendable {
+    func resolveLoop() -> SelfLoop { fresh { SelfLoop(inner: resolveLoop()) } }
+}
+
+/// A small stand-in for a tagged registry: resolves throw, so a cycle is thrown.
+protocol Plugin: Sendable {}
+struct LeafPlugin: Plugin {}
+struct WrappingPlugin: Plugin {
+    let inner: any Plugin
+}
+
+enum PluginError: Error, Equatable {
+    case cycle(DependencyCycleError)
+    case missing(String)
+}
+
+final class PluginHost: DependencyContainer, @unchecked Sendable {
+    /// `a` wraps `b`, `b` wraps `a` (a cycle); `c` wraps the fresh `resolveHelper()`, which
+    /// asks for `c` again (a cycle through a fresh resolve); `leaf` is a leaf.
+    func resolvePlugin(_ tag: String) throws(PluginError) -> any Plugin {
+        try withThrowingResolution(
+            "resolvePlugin(\(tag))",
+            of: (any Plugin).self,
+            lifetime: .registry,
+            container: self,
+            cycleError: PluginError.cycle
+        ) { () throws(PluginError) -> any Plugin in
+            switch tag {
+            case "a": return WrappingPlugin(inner: try resolvePlugin("b"))
+            case "b": return WrappingPlugin(inner: try resolvePlugin("a"))
+            case "c": return WrappingPlugin(inner: try resolveHelper())
+            case "leaf": return LeafPlugin()
+            default: throw .missing(tag)
+            }
+        }
+    }
+
+    func resolveHelper() throws(PluginError) -> any Plugin {
+        do {
+            return try fresh { () throws -> any Plugin in try resolvePlugin("c") }
+        } catch let error as PluginError {
+            throw error
+        } catch {
+            preconditionFailure("resolvePlugin throws only PluginError, not \(error)")
+        }
+    }
+}
+
+// MARK: - Cycles across child tasks of a scoped container
+
+final class Echo: Sendable {
+    let reply: Reply?
+    init(reply: Reply?) { self.reply = reply }
+}
+final class Reply: Sendable {
+    let echo: Echo?
+    init(echo: Echo?) { self.echo = echo }
+}
+
+/// A container kind of its own, so a test can scope one with `withDependencies`.
+protocol EchoDependency: InjectableContainer where Injector == EchoInjector {
+    func resolveEcho() async -> Echo
+    func resolveReply() async -> Reply
+    func resolveCheckedEcho() async throws -> Echo
+    func resolveCheckedReply() async throws -> Reply
+}
+
+extension EchoDependency {
+    func resolveEcho() async -> Echo { Echo(reply: nil) }
+    func resolveReply() async -> Reply { Reply(echo: nil) }
+    func resolveCheckedEcho() async throws -> Echo { Echo(reply: nil) }
+    func resolveCheckedReply() async throws -> Reply { Reply(echo: nil) }
+}
+
+final class EchoCore: DependencyContainer, EchoDependency, @unchecked Sendable {}
+
+enum EchoInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any EchoDependency> { EchoCore() }
+}
+
+/// Each resolve asks for the other from a child task, through the injector — so only the
+/// scoped container loops, and only if the resolution chain follows the child tasks.
+final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable {
+    func resolveEcho() async -> Echo {
+        await fresh {
+            async let reply = EchoInjector.dependencies.resolveReply()
+            return Echo(reply: await reply)
+        }
+    }
+
+    func resolveReply() async -> Reply {
+        await fresh {
+            async let echo = EchoInjector.dependencies.resolveEcho()
+            return Reply(echo: await echo)
+        }
+    }
+
+    func resolveCheckedEcho() async throws -> Echo {
+        try await withThrowingResolution(#function, of: Echo.self, lifetime: .registry, container: self, cycleError: { $0 }) {
+            () async throws -> Echo in
+            async let reply = EchoInjector.dependencies.resolveCheckedReply()
+            return Echo(reply: try await reply)
+        }
+    }
+
+    func resolveCheckedReply() async throws -> Reply {
+        try await withThrowingResolution(#function, of: Reply.self, lifetime: .registry, container: self, cycleError: { $0 }) {
+            () async throws -> Reply in
+            let echo = try await Task { try await EchoInjector.dependencies.resolveCheckedEcho() }.value
+            return Reply(echo: echo)
+        }
+    }
+}
+
+// MARK: - Shared instances and factories
+
+/// Stands in for the engine's shared instances: one instance per container and resolve,
+/// through the hook with the shared lifetime.
+final class SharedLoopContainer: DependencyContainer, @unchecked Sendable {
+    private let instances = Locked<[String: any Sendable]>([:])
+
+    private func sharedInstance<T: Sendable>(_ name: String = #function, _ make: () -> T) -> T {
+        withResolution(name, of: T.self, lifetime: .shared, container: self) {
+            if let existing = instances.withLock({ $0[name] }) as? T { return existing }
+            let made = make()
+            return instances.withLock { instances in
+                if let existing = instances[name] as? T { return existing }
+                instances[name] = made
+                return made
+            }
+        }
+    }
+
+    func resolveSession() -> LoopWorker { sharedInstance { LoopWorker(service: resolveSessionStore()) } }
+    func resolveSessionStore() -> LoopService { sharedInstance { LoopService(store: LoopStore(worker: resolveSession())) } }
+}
+
+/// Stands in for a factory: creates a product through the hook with the factory lifetime.
+struct ToyFactory<Product>: Sendable {
+    let make: @Sendable () -> Product
+
+    func create() -> Product {
+        withResolution("ToyFactory.create()", of: Product.self, lifetime: .factory, container: nil, make)
+    }
+}
+
+final class Report: Sendable {
+    let formatter: Formatter
+    init(formatter: Formatter) { self.formatter = formatter }
+}
+final class Formatter: Sendable {
+    let sample: Report
+    init(sample: Report) { self.sample = sample }
+}
+
+/// The report factory's product needs a formatter, whose resolve creates a report.
+final class ReportingContainer: DependencyContainer, @unchecked Sendable {
+    func resolveReportFactory() -> ToyFactory<Report> {
+        ToyFactory { Report(formatter: self.resolveFormatter()) }
+    }
+
+    func resolveFormatter() -> Formatter {
+        fresh { Formatter(sample: resolveReportFactory().create()) }
+    }
+}

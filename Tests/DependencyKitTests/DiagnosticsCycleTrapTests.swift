@@ -1,0 +1,130 @@
+import Testing
+
+@testable import DependencyKit
+
+/// A cycle in a resolution that cannot throw stops the process with the whole chain. Each
+/// case runs in a child process (an exit test) and checks what it printed.
+struct DiagnosticsCycleTrapTests {
+    @Test func cycleThroughResolveMethodsStopsWithTheWholeChain() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.cycleChecking = .trap
+            _ = LoopingContainer().resolveWorker()
+        }
+        let output = standardError(of: result)
+        #expect(
+            output.contains(
+                """
+                Dependency cycle: LoopWorker → LoopService → LoopStore → LoopWorker
+                  resolveWorker() -> LoopWorker [fresh, LoopingContainer]
+                  resolveService() -> LoopService [fresh, LoopingContainer]
+                  resolveStore() -> LoopStore [fresh, LoopingContainer]
+                  resolveWorker() -> LoopWorker [fresh, LoopingContainer]
+                """
+            ),
+            "\(output)"
+        )
+        #expect(output.contains("Diagnostics.cycleChecking"))
+    }
+
+    @Test func cycleThroughTwoSharedInstancesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.cycleChecking = .trap
+            _ = SharedLoopContainer().resolveSession()
+        }
+        let output = standardError(of: result)
+        #expect(
+            output.contains(
+                """
+                Dependency cycle: LoopWorker → LoopService → LoopWorker
+                  resolveSession() -> LoopWorker [shared, SharedLoopContainer]
+                  resolveSessionStore() -> LoopService [shared, SharedLoopContainer]
+                  resolveSession() -> LoopWorker [shared, SharedLoopContainer]
+                """
+            ),
+            "\(output)"
+        )
+    }
+
+    @Test func cycleThroughAFactoryStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.cycleChecking = .trap
+            _ = ReportingContainer().resolveReportFactory().create()
+        }
+        let output = standardError(of: result)
+        #expect(
+            output.contains(
+                """
+                Dependency cycle: Report → Formatter → Report
+                  ToyFactory.create() -> Report [factory]
+                  resolveFormatter() -> Formatter [fresh, ReportingContainer]
+                  ToyFactory.create() -> Report [factory]
+                """
+            ),
+            "\(output)"
+        )
+    }
+
+    @Test func cycleAcrossChildTasksOfAScopedContainerStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.cycleChecking = .trap
+            await withDependencies(LoopedEcho()) {
+                _ = await EchoInjector.dependencies.resolveEcho()
+            }
+        }
+        let output = standardError(of: result)
+        #expect(
+            output.contains(
+                """
+                Dependency cycle: Echo → Reply → Echo
+                  resolveEcho() -> Echo [fresh, LoopedEcho]
+                  resolveReply() -> Reply [fresh, LoopedEcho]
+                  resolveEcho() -> Echo [fresh, LoopedEcho]
+                """
+            ),
+            "\(output)"
+        )
+    }
+
+    @Test func resolveThatCallsItselfStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.cycleChecking = .trap
+            _ = SelfLoopingContainer().resolveLoop()
+        }
+        let output = standardError(of: result)
+        #expect(
+            output.contains(
+                """
+                Dependency cycle: SelfLoop → SelfLoop
+                  resolveLoop() -> SelfLoop [fresh, SelfLoopingContainer]
+                  resolveLoop() -> SelfLoop [fresh, SelfLoopingContainer]
+                """
+            ),
+            "\(output)"
+        )
+    }
+
+    @Test func cycleCheckingFollowsTheBuildDefaultAndCanBeSwitched() async {
+        await #expect(processExitsWith: .success) {
+            #if DEBUG
+                precondition(Diagnostics.defaultCycleChecking == .trap, "debug builds check cycles")
+            #else
+                precondition(Diagnostics.defaultCycleChecking == .off, "release builds do not check cycles")
+            #endif
+            precondition(Diagnostics.cycleChecking == Diagnostics.defaultCycleChecking, "starts at the default")
+
+            Diagnostics.cycleChecking = .off
+            precondition(Diagnostics.cycleChecking == .off)
+            precondition(Showroom().resolveInspection().chain.isEmpty, "no chain is kept when off")
+
+            Diagnostics.cycleChecking = .trap
+            precondition(Diagnostics.cycleChecking == .trap)
+            precondition(Showroom().resolveInspection().chain.count == 2, "the chain is kept when on")
+
+            // A trace keeps the chain even with checking off, and leaves the setting alone.
+            Diagnostics.cycleChecking = .off
+            let (inspection, _) = Diagnostics.trace { Showroom().resolveInspection() }
+            precondition(inspection.chain.count == 2, "a trace keeps the chain")
+            precondition(Diagnostics.cycleChecking == .off, "tracing does not switch checking on")
+        }
+    }
+}
