@@ -1,0 +1,65 @@
+import AppCore
+import DependencyKit
+import Foundation
+import Testing
+
+/// AppCore's resolution graph as traced through `CoreDependency` — and the README's picture,
+/// which is drawn from it and must not go stale.
+struct DiagnosticsAppCoreGraphTests {
+    /// What the README draws: both workers, resolved from a fresh `CoreDependency`.
+    static func appCoreGraph() -> ResolutionGraph {
+        let dependencies = CoreDependency()
+        return Diagnostics.trace {
+            _ = dependencies.resolveAuthenticationWorker()
+            _ = dependencies.resolveUsersWorker()
+        }.graph
+    }
+
+    /// `Docs/Images/appcore-graph.dot`, found from this file's location in the repository.
+    static let committedDOT = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .appendingPathComponent("../../Docs/Images/appcore-graph.dot")
+        .standardizedFileURL
+
+    @Test func graphNamesEveryResolveWithWhatItReturned() {
+        #expect(
+            Self.appCoreGraph().renderText() == """
+                resolveAuthenticationWorker() → AuthenticationWorker [fresh, CoreDependency]
+                └─ resolveAuthenticationService() → AuthenticationNetworkService [fresh, CoreDependency]
+                   └─ resolveHTTPService() → HTTPService [fresh, CoreDependency]
+                      └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, CoreDependency]
+                resolveUsersWorker() → UsersWorker [fresh, CoreDependency]
+                ├─ resolveUsersStore() → UsersNetworkStore [fresh, CoreDependency]
+                │  └─ resolveHTTPService() → HTTPService [fresh, CoreDependency]
+                │     └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, CoreDependency]
+                └─ resolveUsersCache() → UsersFileCacheStore [fresh, CoreDependency]
+                   └─ resolveUsersCacheDirectory() → URL [fresh, CoreDependency]
+                """
+        )
+    }
+
+    @Test func overrideShowsUpInTheGraph() {
+        let (_, graph) = Diagnostics.trace { OfflineDependency().resolveUsersWorker() }
+        let drawn = graph.nodes.filter { $0.name == "resolveHTTPService()" }
+        #expect(drawn.map(\.resolvedType) == ["StubHTTPService"])
+        #expect(drawn.map(\.container) == ["OfflineDependency"])
+    }
+
+    /// Run `Scripts/render-graph.sh` after changing AppCore's graph: it rewrites the file with
+    /// `DEPENDENCYKIT_RECORD_GRAPH=1` and renders the SVG.
+    @Test func readmePictureMatchesTheGraph() throws {
+        let dot = Self.appCoreGraph().renderDOT(name: "AppCore") + "\n"
+        if ProcessInfo.processInfo.environment["DEPENDENCYKIT_RECORD_GRAPH"] == "1" {
+            try dot.write(to: Self.committedDOT, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: Self.committedDOT, encoding: .utf8)
+        #expect(committed == dot, "Docs/Images/appcore-graph.dot is stale: run Scripts/render-graph.sh")
+    }
+}
+
+/// Replaces only the HTTP service, so the graph shows where the override lands.
+private final class OfflineDependency: CoreDependency, @unchecked Sendable {
+    override func resolveHTTPService() -> any HTTPServiceType {
+        fresh { StubHTTPService(marker: "offline") }
+    }
+}
