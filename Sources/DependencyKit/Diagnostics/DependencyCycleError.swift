@@ -6,10 +6,10 @@
 /// throw it.
 ///
 /// ```text
-/// Dependency cycle: AuthenticationWorkerType → AuthenticationService → AuthenticationWorkerType
-///   resolveAuthenticationWorker() -> AuthenticationWorkerType [fresh, AppDependency]
-///   resolveAuthenticationService() -> AuthenticationService [fresh, AppDependency]
-///   resolveAuthenticationWorker() -> AuthenticationWorkerType [fresh, AppDependency]
+/// Dependency cycle: AuthenticationWorker → AuthenticationNetworkService → AuthenticationWorker
+///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
+///   resolveAuthenticationService() -> AuthenticationNetworkService [fresh, AppDependency]
+///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
 /// ```
 public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The resolutions in the cycle, outermost first; the last one is the first one again.
@@ -21,7 +21,7 @@ public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConve
         self.chain = chain
     }
 
-    /// The requested types of the chain, joined by arrows.
+    /// The types the chain's resolutions produce, joined by arrows.
     public var summary: String {
         chain.map(\.requestedType).joined(separator: " → ")
     }
@@ -34,8 +34,8 @@ public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConve
     /// What the process prints when a cycle stops it.
     var trapMessage: String {
         description + "\n"
-            + "A resolution required itself before returning. Break the cycle, for example by "
-            + "resolving one side lazily (a closure or a Factory) instead of in an initializer. "
+            + "A resolution required itself before returning. Break the cycle, for example by resolving\n"
+            + "one side lazily (a closure or a Factory) instead of in an initializer.\n"
             + "Diagnostics.cycleChecking turns this check on or off."
     }
 }

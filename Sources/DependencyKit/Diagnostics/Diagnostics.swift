@@ -28,8 +28,8 @@
 /// ```swift
 /// let (worker, graph) = Diagnostics.trace { DependencyInjector.dependencies.resolveUsersWorker() }
 /// print(graph.renderText())
-/// // resolveUsersWorker() → UsersWorker as UsersWorkerType [fresh, CoreDependency]
-/// // ├─ resolveUsersStore() → UsersNetworkStore as UsersStore [fresh, CoreDependency]
+/// // resolveUsersWorker() → UsersWorker [fresh, CoreDependency]
+/// // ├─ resolveUsersStore() → UsersNetworkStore [fresh, CoreDependency]
 /// // …
 /// ```
 public enum Diagnostics {
@@ -45,7 +45,7 @@ public enum Diagnostics {
     /// Diagnostics.cycleChecking = .trap
     /// ```
     ///
-    /// A resolution is the same as one in progress when its name, requested type and container
+    /// A resolution is the same as one in progress when its name, produced type and container
     /// are the same. Resolutions that return a value stop the process with ``DependencyCycleError``'s
     /// message, because they have nothing else to return; throwing resolutions (the tagged
     /// registry) throw the error. An override that decorates the implementation it overrides

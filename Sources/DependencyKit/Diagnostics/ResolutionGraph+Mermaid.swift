@@ -6,8 +6,8 @@ extension ResolutionGraph {
     ///
     /// ```mermaid
     /// flowchart TD
-    ///     n0["UsersWorker<br/>resolveUsersWorker() as UsersWorkerType<br/>fresh · CoreDependency"]
-    ///     n1["UsersNetworkStore<br/>resolveUsersStore() as UsersStore<br/>fresh · CoreDependency"]
+    ///     n0["UsersWorker<br/>resolveUsersWorker()<br/>fresh · CoreDependency"]
+    ///     n1["UsersNetworkStore<br/>resolveUsersStore()<br/>fresh · CoreDependency"]
     ///     n0 --> n1
     /// ```
     /// - Returns: The flowchart source, without a trailing newline.

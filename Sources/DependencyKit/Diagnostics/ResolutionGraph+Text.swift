@@ -2,11 +2,16 @@ extension ResolutionGraph {
     /// Renders the tree as indented text, one line per resolution performed.
     ///
     /// ```text
-    /// resolveUsersWorker() → UsersWorker as UsersWorkerType [fresh, CoreDependency]
-    /// ├─ resolveUsersStore() → UsersNetworkStore as UsersStore [fresh, CoreDependency]
-    /// │  └─ resolveHTTPService() → HTTPService as HTTPServiceType [fresh, CoreDependency]
-    /// └─ resolveUsersCache() → UsersFileCacheStore as UsersCacheStore [fresh, CoreDependency]
+    /// resolveUsersWorker() → UsersWorker [fresh, CoreDependency]
+    /// ├─ resolveUsersStore() → UsersNetworkStore [fresh, CoreDependency]
+    /// │  └─ resolveHTTPService() → HTTPService [fresh, CoreDependency]
+    /// │     └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, CoreDependency]
+    /// └─ resolveUsersCache() → UsersFileCacheStore [fresh, CoreDependency]
+    ///    └─ resolveUsersCacheDirectory() → URL [fresh, CoreDependency]
     /// ```
+    ///
+    /// When the produced type is an existential, the concrete type comes first:
+    /// `resolveVehicle() → Bicycle as Vehicle [fresh, Showroom]`.
     ///
     /// A resolution that threw, or was still running when the trace ended, shows `(no value)`.
     /// - Returns: The lines, joined by newlines, without a trailing newline.

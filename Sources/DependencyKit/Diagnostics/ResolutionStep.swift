@@ -27,7 +27,7 @@ public struct ResolutionStep: Sendable, Hashable, CustomStringConvertible {
         self.container = container
     }
 
-    /// The step on one line: `resolveUsersWorker() -> UsersWorkerType [fresh, CoreDependency]`.
+    /// The step on one line: `resolveUsersWorker() -> UsersWorker [fresh, CoreDependency]`.
     public var description: String {
         "\(name) -> \(requestedType) [\(ResolutionStep.details(lifetime, container))]"
     }
