@@ -6,7 +6,9 @@ import Testing
 /// legitimate re-entries are not mistaken for cycles. The stopping paths are in
 /// `DiagnosticsCycleTrapTests`.
 struct DiagnosticsCycleTests {
-    private func step(_ name: String, _ type: String, _ lifetime: ResolutionLifetime, _ container: String?) -> ResolutionStep {
+    private func step(_ name: String, _ type: String, _ lifetime: ResolutionLifetime, _ container: String?)
+        -> ResolutionStep
+    {
         ResolutionStep(name: name, requestedType: type, lifetime: lifetime, container: container)
     }
 

@@ -158,6 +158,9 @@ enum EchoInjector: DependencyInjecting {
     static let storage = ContainerStorage<any EchoDependency> { EchoCore() }
 }
 
+/// Lets a throwing resolution throw the cycle as it is.
+func asAnyError(_ cycle: DependencyCycleError) -> any Error { cycle }
+
 /// Each resolve asks for the other from a child task, through the injector — so only the
 /// scoped container loops, and only if the resolution chain follows the child tasks.
 final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable {
@@ -176,16 +179,26 @@ final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable
     }
 
     func resolveCheckedEcho() async throws -> Echo {
-        try await withThrowingResolution(#function, of: Echo.self, lifetime: .registry, container: self, cycleError: { $0 }) {
-            () async throws -> Echo in
+        try await withThrowingResolution(
+            #function,
+            of: Echo.self,
+            lifetime: .registry,
+            container: self,
+            cycleError: asAnyError
+        ) { () async throws -> Echo in
             async let reply = EchoInjector.dependencies.resolveCheckedReply()
             return Echo(reply: try await reply)
         }
     }
 
     func resolveCheckedReply() async throws -> Reply {
-        try await withThrowingResolution(#function, of: Reply.self, lifetime: .registry, container: self, cycleError: { $0 }) {
-            () async throws -> Reply in
+        try await withThrowingResolution(
+            #function,
+            of: Reply.self,
+            lifetime: .registry,
+            container: self,
+            cycleError: asAnyError
+        ) { () async throws -> Reply in
             let echo = try await Task { try await EchoInjector.dependencies.resolveCheckedEcho() }.value
             return Reply(echo: echo)
         }
@@ -212,7 +225,9 @@ final class SharedLoopContainer: DependencyContainer, @unchecked Sendable {
     }
 
     func resolveSession() -> LoopWorker { sharedInstance { LoopWorker(service: resolveSessionStore()) } }
-    func resolveSessionStore() -> LoopService { sharedInstance { LoopService(store: LoopStore(worker: resolveSession())) } }
+    func resolveSessionStore() -> LoopService {
+        sharedInstance { LoopService(store: LoopStore(worker: resolveSession())) }
+    }
 }
 
 /// Stands in for a factory: creates a product through the hook with the factory lifetime.

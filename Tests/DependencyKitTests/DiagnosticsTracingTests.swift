@@ -102,8 +102,10 @@ struct DiagnosticsTracingTests {
         let (inspection, _) = Diagnostics.trace { Showroom().resolveInspection() }
         #expect(
             inspection.chain == [
-                ResolutionStep(name: "resolveInspection()", requestedType: "Inspection", lifetime: .fresh, container: "Showroom"),
-                ResolutionStep(name: "resolveInspector()", requestedType: "Inspector", lifetime: .fresh, container: "Showroom"),
+                ResolutionStep(
+                    name: "resolveInspection()", requestedType: "Inspection", lifetime: .fresh, container: "Showroom"),
+                ResolutionStep(
+                    name: "resolveInspector()", requestedType: "Inspector", lifetime: .fresh, container: "Showroom"),
             ]
         )
         #expect(Diagnostics.resolutionChain.isEmpty)
