@@ -98,6 +98,21 @@ struct DiagnosticsTracingTests {
         #expect(graph.renderText() == "resolveBrokenVehicle() → (no value) as Vehicle [fresh, Showroom]")
     }
 
+    @Test func traceRethrowsTheBodysErrorWithItsType() {
+        let showroom = Showroom()
+        #expect(throws: FlatTyre.self) {
+            let _: (value: any Vehicle, graph: ResolutionGraph) = try Diagnostics.trace { () throws(FlatTyre) in
+                try showroom.resolveTypedBrokenVehicle()
+            }
+        }
+    }
+
+    @Test func aFailedRunKeepsItsGraphWhenTheBodyReturnsAResult() {
+        let (result, graph) = Diagnostics.trace { Result { try Showroom().resolveBrokenVehicle() } }
+        #expect(throws: FlatTyre.self) { try result.get() }
+        #expect(graph.nodes.map(\.name) == ["resolveBrokenVehicle()"])
+    }
+
     @Test func resolutionChainNamesTheResolutionsInProgress() {
         let (inspection, _) = Diagnostics.trace { Showroom().resolveInspection() }
         #expect(
@@ -151,6 +166,10 @@ class Showroom: DependencyContainer, @unchecked Sendable {
 
     func resolveBrokenVehicle() throws -> any Vehicle {
         try fresh { () throws -> any Vehicle in throw FlatTyre() }
+    }
+
+    fileprivate func resolveTypedBrokenVehicle() throws(FlatTyre) -> any Vehicle {
+        throw FlatTyre()
     }
 
     func resolveInspection() -> Inspection {

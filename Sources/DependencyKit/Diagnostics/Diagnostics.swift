@@ -84,13 +84,23 @@ public enum Diagnostics {
     /// ```
     /// - Parameter body: The code to trace.
     /// - Returns: `body`'s result and the resolution graph.
-    /// - Throws: What `body` throws; the graph is then discarded.
-    public static func trace<R>(_ body: () throws -> R) rethrows -> (value: R, graph: ResolutionGraph) {
+    /// - Throws: What `body` throws, with its type; the graph is then discarded. To keep the
+    ///   graph of a failed run, return a `Result` from `body` instead.
+    public static func trace<R, Failure: Error>(
+        _ body: () throws(Failure) -> R
+    ) throws(Failure) -> (value: R, graph: ResolutionGraph) {
         let session = TraceSession()
         DiagnosticsWord.beginTrace()
         defer { DiagnosticsWord.endTrace() }
-        let value = try TraceSession.$current.withValue(session, operation: body)
-        return (value, session.close())
+        let result = TraceSession.$current.withValue(session) { () -> Result<R, Failure> in
+            do throws(Failure) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let graph = session.close()
+        return (try result.get(), graph)
     }
 
     /// Runs the asynchronous `body` and returns what it returned with the tree of the
@@ -101,15 +111,26 @@ public enum Diagnostics {
     ///   - isolation: The caller's isolation, inherited by `body`.
     ///   - body: The code to trace.
     /// - Returns: `body`'s result and the resolution graph.
-    /// - Throws: What `body` throws; the graph is then discarded.
-    public static func trace<R>(
+    /// - Throws: What `body` throws, with its type; the graph is then discarded.
+    public static func trace<R, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> R
-    ) async rethrows -> (value: R, graph: ResolutionGraph) {
+        _ body: () async throws(Failure) -> R
+    ) async throws(Failure) -> (value: R, graph: ResolutionGraph) {
         let session = TraceSession()
         DiagnosticsWord.beginTrace()
         defer { DiagnosticsWord.endTrace() }
-        let value = try await TraceSession.$current.withValue(session, operation: body, isolation: isolation)
-        return (value, session.close())
+        let result = await TraceSession.$current.withValue(
+            session,
+            operation: { () async -> Result<R, Failure> in
+                do throws(Failure) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            },
+            isolation: isolation
+        )
+        let graph = session.close()
+        return (try result.get(), graph)
     }
 }
