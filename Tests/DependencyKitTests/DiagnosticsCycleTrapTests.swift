@@ -125,6 +125,21 @@ struct DiagnosticsCycleTrapTests {
             let (inspection, _) = Diagnostics.trace { Showroom().resolveInspection() }
             precondition(inspection.chain.count == 2, "a trace keeps the chain")
             precondition(Diagnostics.cycleChecking == .off, "tracing does not switch checking on")
+
+            // A trace live in another task does not make this untraced task keep a chain.
+            let (started, tracing) = AsyncStream<Void>.makeStream()
+            let (finish, release) = AsyncStream<Void>.makeStream()
+            let traced = Task {
+                await Diagnostics.trace {
+                    tracing.yield()
+                    for await _ in finish { break }
+                }.graph
+            }
+            for await _ in started { break }
+            precondition(Showroom().resolveInspection().chain.isEmpty, "untraced tasks keep no chain")
+            release.yield()
+            let otherGraph = await traced.value
+            precondition(otherGraph.isEmpty, "the other trace saw nothing of this task")
         }
     }
 }

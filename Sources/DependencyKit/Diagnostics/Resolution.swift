@@ -129,7 +129,9 @@ func diagnosedResolution<T>(
     container: AnyObject?,
     _ body: () throws -> T
 ) rethrows -> T {
-    let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container)
+    guard let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container) else {
+        return try body()
+    }
     return try frame.run(body)
 }
 
@@ -142,7 +144,9 @@ func diagnosedResolution<T>(
     isolation: isolated (any Actor)?,
     _ body: () async throws -> T
 ) async rethrows -> T {
-    let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container)
+    guard let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container) else {
+        return try await body()
+    }
     return try await frame.run(isolation: isolation, body)
 }
 
@@ -155,12 +159,13 @@ func diagnosedThrowingResolution<T, Failure: Error>(
     cycleError: (DependencyCycleError) -> Failure,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
-    let frame: ResolutionFrame
+    let frame: ResolutionFrame?
     do {
         frame = try ResolutionFrame.enter(name, of: type, lifetime: lifetime, container: container)
     } catch {
         throw cycleError(error)
     }
+    guard let frame else { return try body() }
     return try frame.run(body)
 }
 
@@ -174,11 +179,12 @@ func diagnosedThrowingResolution<T, Failure: Error>(
     cycleError: (DependencyCycleError) -> Failure,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-    let frame: ResolutionFrame
+    let frame: ResolutionFrame?
     do {
         frame = try ResolutionFrame.enter(name, of: type, lifetime: lifetime, container: container)
     } catch {
         throw cycleError(error)
     }
+    guard let frame else { return try await body() }
     return try await frame.run(isolation: isolation, body)
 }

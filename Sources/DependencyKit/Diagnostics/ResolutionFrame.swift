@@ -77,7 +77,11 @@ final class ResolutionFrame: Sendable {
         return candidate
     }
 
-    /// Pushes a resolution on the current task's chain, or reports the cycle it would close.
+    /// Makes the frame of a resolution about to run, or reports the cycle it would close.
+    ///
+    /// Returns `nil` when nothing needs the frame: cycle checking is off and the current task is
+    /// not traced (another task's trace switched the gate on), so untraced work pays no more
+    /// than a task-local read while a trace runs elsewhere.
     ///
     /// - Throws: ``DependencyCycleError`` when cycle checking is on and the same resolution —
     ///   same name, requested type and container — is already in progress further up the chain.
@@ -86,14 +90,15 @@ final class ResolutionFrame: Sendable {
         of type: any Any.Type,
         lifetime: ResolutionLifetime,
         container: AnyObject?
-    ) throws(DependencyCycleError) -> ResolutionFrame {
+    ) throws(DependencyCycleError) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
+        let checksCycles = DiagnosticsWord.checksCycles(word)
+        let session = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
+        guard checksCycles || session != nil else { return nil }
         let parent = current
         let liveParent = live(parent)
         let typeID = ObjectIdentifier(type)
         let containerID = container.map(ObjectIdentifier.init)
-        let checksCycles = DiagnosticsWord.checksCycles(word)
-        let session = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
 
         var reentry = 0
         if let liveParent, liveParent.isSameResolution(name: name, typeID: typeID, containerID: containerID) {
@@ -128,13 +133,13 @@ final class ResolutionFrame: Sendable {
         return frame
     }
 
-    /// Pushes a resolution on the current task's chain; a cycle stops the process with its chain.
+    /// Makes the frame of a resolution about to run; a cycle stops the process with its chain.
     static func enterOrTrap(
         _ name: String,
         of type: any Any.Type,
         lifetime: ResolutionLifetime,
         container: AnyObject?
-    ) -> ResolutionFrame {
+    ) -> ResolutionFrame? {
         do {
             return try enter(name, of: type, lifetime: lifetime, container: container)
         } catch {
