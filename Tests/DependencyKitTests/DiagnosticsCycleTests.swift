@@ -104,6 +104,15 @@ struct DiagnosticsCycleTests {
         #expect(later?.generation == 2)
     }
 
+    @Test func cycleSummaryUsesNamesWhenTypesRepeat() {
+        let error = DependencyCycleError(chain: [
+            step("resolvePlugin(a)", "Plugin", .registry, "PluginHost"),
+            step("resolvePlugin(b)", "Plugin", .registry, "PluginHost"),
+            step("resolvePlugin(a)", "Plugin", .registry, "PluginHost"),
+        ])
+        #expect(error.summary == "resolvePlugin(a) → resolvePlugin(b) → resolvePlugin(a)")
+    }
+
     @Test func cycleErrorDescribesTheChain() {
         let error = DependencyCycleError(chain: [
             step("resolveWorker()", "LoopWorker", .fresh, "LoopingContainer"),

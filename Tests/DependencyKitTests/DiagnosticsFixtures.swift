@@ -19,24 +19,10 @@ struct Cafe: Sendable {
 
 /// Builds a café: two fresh branches that share one grinder.
 final class Kitchen: DependencyContainer, @unchecked Sendable {
-    private let grinder = Locked<Grinder?>(nil)
-
     func resolveCafe() -> Cafe { fresh { Cafe(barista: resolveBarista(), roaster: resolveRoaster()) } }
     func resolveBarista() -> any Barista { fresh { HumanBarista(grinder: resolveGrinder()) } }
     func resolveRoaster() -> Roaster { fresh { Roaster(grinder: resolveGrinder()) } }
-
-    /// One grinder per kitchen, through the engine's hook with the shared lifetime.
-    func resolveGrinder() -> Grinder {
-        withResolution(#function, of: Grinder.self, lifetime: .shared, container: self) {
-            if let existing = grinder.withLock({ $0 }) { return existing }
-            let made = Grinder()
-            return grinder.withLock { current in
-                if let current { return current }
-                current = made
-                return made
-            }
-        }
-    }
+    func resolveGrinder() -> Grinder { shared { Grinder() } }
 }
 
 /// Makes sure cycle checking is on, whatever the build's default; setting it is idempotent, so
@@ -207,54 +193,41 @@ final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable
 
 // MARK: - Shared instances and factories
 
-/// Stands in for the engine's shared instances: one instance per container and resolve,
-/// through the hook with the shared lifetime.
+/// Two shared instances that need each other.
 final class SharedLoopContainer: DependencyContainer, @unchecked Sendable {
-    private let instances = Locked<[String: any Sendable]>([:])
-
-    private func sharedInstance<T: Sendable>(_ name: String = #function, _ make: () -> T) -> T {
-        withResolution(name, of: T.self, lifetime: .shared, container: self) {
-            if let existing = instances.withLock({ $0[name] }) as? T { return existing }
-            let made = make()
-            return instances.withLock { instances in
-                if let existing = instances[name] as? T { return existing }
-                instances[name] = made
-                return made
-            }
-        }
-    }
-
-    func resolveSession() -> LoopWorker { sharedInstance { LoopWorker(service: resolveSessionStore()) } }
-    func resolveSessionStore() -> LoopService {
-        sharedInstance { LoopService(store: LoopStore(worker: resolveSession())) }
-    }
+    func resolveSession() -> LoopWorker { shared { LoopWorker(service: resolveSessionStore()) } }
+    func resolveSessionStore() -> LoopService { shared { LoopService(store: LoopStore(worker: resolveSession())) } }
 }
 
-/// Stands in for a factory: creates a product through the hook with the factory lifetime.
-struct ToyFactory<Product>: Sendable {
-    let make: @Sendable () -> Product
-
-    func create() -> Product {
-        withResolution("ToyFactory.create()", of: Product.self, lifetime: .factory, container: nil, make)
-    }
-}
-
-final class Report: Sendable {
+/// A report is made by a factory from a formatter; making the formatter needs a sample report.
+final class Report: FactoryModule, Sendable {
     let formatter: Formatter
-    init(formatter: Formatter) { self.formatter = formatter }
+    init(dependency: Formatter, payload: Void) { formatter = dependency }
 }
+
 final class Formatter: Sendable {
     let sample: Report
     init(sample: Report) { self.sample = sample }
 }
 
-/// The report factory's product needs a formatter, whose resolve creates a report.
 final class ReportingContainer: DependencyContainer, @unchecked Sendable {
-    func resolveReportFactory() -> ToyFactory<Report> {
-        ToyFactory { Report(formatter: self.resolveFormatter()) }
+    func resolveReportFactory() -> Report.Factory {
+        Report.Factory(dependency: self.resolveFormatter())
     }
 
     func resolveFormatter() -> Formatter {
         fresh { Formatter(sample: resolveReportFactory().create()) }
     }
+}
+
+/// A registry whose `a` plugin wraps its `b` plugin, which wraps the `a` plugin.
+func loopingPluginRegistry() -> DependencyRegistry {
+    let registry = DependencyRegistry()
+    registry.register((any Plugin).self, tag: "a") {
+        WrappingPlugin(inner: (try? registry.resolve((any Plugin).self, tag: "b")) ?? LeafPlugin())
+    }
+    registry.register((any Plugin).self, tag: "b") {
+        WrappingPlugin(inner: (try? registry.resolve((any Plugin).self, tag: "a")) ?? LeafPlugin())
+    }
+    return registry
 }

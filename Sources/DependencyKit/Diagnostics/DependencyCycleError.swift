@@ -21,9 +21,12 @@ public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConve
         self.chain = chain
     }
 
-    /// The types the chain's resolutions produce, joined by arrows.
+    /// The chain on one line: the types its resolutions produce, joined by arrows — or their
+    /// names, when two resolutions in the cycle produce the same type (tagged registrations).
     public var summary: String {
-        chain.map(\.requestedType).joined(separator: " → ")
+        let types = chain.map(\.requestedType)
+        let distinct = Set(types.dropLast()).count == types.count - 1
+        return (distinct ? types : chain.map(\.name)).joined(separator: " → ")
     }
 
     /// The chain as a summary line followed by one line per resolution.
