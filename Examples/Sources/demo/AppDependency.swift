@@ -30,19 +30,22 @@ final class AppDependency: CoreDependency, @unchecked Sendable {
         super.init()
     }
 
+    // Each override builds inside `fresh {}` so that `demo --graph` shows it, served by this class.
     override func resolveHTTPConfiguration() -> HTTPConfiguration {
-        HTTPConfiguration(
-            baseURL: baseURL,
-            timeout: timeout,
-            maximumResponseBytes: 256 * 1024,
-            allowsInsecureHTTP: allowsInsecureHTTP
-        )
+        fresh {
+            HTTPConfiguration(
+                baseURL: baseURL,
+                timeout: timeout,
+                maximumResponseBytes: 256 * 1024,
+                allowsInsecureHTTP: allowsInsecureHTTP
+            )
+        }
     }
 
-    override func resolveUsersCacheDirectory() -> URL { cacheDirectory }
+    override func resolveUsersCacheDirectory() -> URL { fresh { cacheDirectory } }
 
     // Decorates the default store so an unreadable cache file shows up in the transcript.
     override func resolveUsersCache() -> any UsersCacheStore {
-        UsersFileCacheStore(directory: resolveUsersCacheDirectory(), report: report)
+        fresh { UsersFileCacheStore(directory: resolveUsersCacheDirectory(), report: report) }
     }
 }

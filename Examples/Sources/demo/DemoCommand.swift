@@ -29,8 +29,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow plain http:// to a host other than loopback (not recommended).")
     var allowInsecureHTTP = false
 
-    // GRAPH: the diagnostics `--graph` flag goes here. It should trace the resolutions made by
-    // `DemoFlow.run()` (see `runFlow` below) and print the resolved graph after the transcript.
+    @Flag(name: .long, help: "After the run, print the graph of everything the flow resolved.")
+    var graph = false
+
+    @Option(name: .long, help: "How --graph prints the graph: text, dot (Graphviz) or mermaid.")
+    var graphFormat: GraphFormat = .text
 
     func validate() throws {
         if let baseURL {
@@ -76,15 +79,24 @@ struct DemoCommand: AsyncParsableCommand {
             report: { message in transcript.note(message) }
         )
 
+        let signUpExtraUser = server != nil
         let outcome: Result<Void, DemoFlow.StepFailed>
-        do {
-            try await runFlow(transcript: transcript, signUpExtraUser: server != nil)
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
+        var resolved: ResolutionGraph?
+        if graph {
+            // Only this task and its child tasks are traced: the in-process server's own
+            // resolutions, made in its request handlers, stay out of the picture.
+            (outcome, resolved) = await Diagnostics.trace {
+                await flowOutcome(transcript: transcript, signUpExtraUser: signUpExtraUser)
+            }
+        } else {
+            outcome = await flowOutcome(transcript: transcript, signUpExtraUser: signUpExtraUser)
         }
         try await server?.stop()
 
+        if let resolved {
+            transcript.blank()
+            print(graphFormat.render(resolved))
+        }
         transcript.blank()
         switch outcome {
         case .success:
@@ -95,8 +107,31 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The hook for diagnostics: everything resolved while the flow runs happens inside here.
-    private func runFlow(transcript: Transcript, signUpExtraUser: Bool) async throws(DemoFlow.StepFailed) {
-        try await DemoFlow(transcript: transcript, signUpExtraUser: signUpExtraUser).run()
+    /// Runs the flow; everything it resolves happens inside here, which is what `--graph` traces.
+    private func flowOutcome(transcript: Transcript, signUpExtraUser: Bool) async -> Result<Void, DemoFlow.StepFailed> {
+        do {
+            try await DemoFlow(transcript: transcript, signUpExtraUser: signUpExtraUser).run()
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// How `--graph` prints the resolution graph.
+enum GraphFormat: String, ExpressibleByArgument, CaseIterable {
+    /// One indented line per resolution.
+    case text
+    /// Graphviz's DOT language: copy the `digraph` block into a file and run `dot -Tsvg` on it.
+    case dot
+    /// A Mermaid flowchart, for Markdown.
+    case mermaid
+
+    func render(_ graph: ResolutionGraph) -> String {
+        switch self {
+        case .text: "Resolved graph:\n" + graph.renderText()
+        case .dot: graph.renderDOT(name: "demo")
+        case .mermaid: graph.renderMermaid()
+        }
     }
 }
