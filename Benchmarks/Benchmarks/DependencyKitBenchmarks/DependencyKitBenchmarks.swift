@@ -99,6 +99,29 @@ let benchmarks: @Sendable () -> Void = {
         DependencyInjector.dependencies = SharedHTTPBenchmarkDependency(usersCacheDirectory: directory)
     }
 
+    Benchmark("Graph: HasDependencies, HTTP service stored in a let", configuration: configuration()) { benchmark in
+        var graph = consumer.resolveGraph()
+        for _ in benchmark.scaledIterations {
+            graph = consumer.resolveGraph()
+            blackHole(graph)
+        }
+        check(graph, benchmark)
+    } setup: {
+        DependencyInjector.dependencies = StoredHTTPBenchmarkDependency(usersCacheDirectory: directory)
+    }
+
+    Benchmark("Graph: app container through dependencies(as:)", configuration: configuration()) { benchmark in
+        let consumer = AppGraphConsumer()
+        var graph = consumer.resolveGraph()
+        for _ in benchmark.scaledIterations {
+            graph = consumer.resolveGraph()
+            blackHole(graph)
+        }
+        check(graph, benchmark)
+    } setup: {
+        DependencyInjector.dependencies = BenchmarkAppDependency(usersCacheDirectory: directory)
+    }
+
     Benchmark("Graph: Swinject, graph scope", configuration: configuration()) { benchmark in
         let container = SwinjectGraph.makeContainer(usersCacheDirectory: directory)
         var graph = SwinjectGraph.resolveGraph(container)
@@ -136,6 +159,23 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(graph)
         }
         check(graph, benchmark)
+    }
+
+    // MARK: - One resolve: a fresh HTTP service against a shared one
+
+    Benchmark("Resolve HTTP service: fresh", configuration: configuration()) { benchmark in
+        // Through `identity` so that the optimiser cannot see the dynamic type and devirtualise the call.
+        let container: any Dependency = identity(BenchmarkDependency(usersCacheDirectory: directory))
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolveHTTPService())
+        }
+    }
+
+    Benchmark("Resolve HTTP service: shared { }", configuration: configuration()) { benchmark in
+        let container: any Dependency = identity(SharedHTTPBenchmarkDependency(usersCacheDirectory: directory))
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolveHTTPService())
+        }
     }
 
     // MARK: - Reading the container alone
