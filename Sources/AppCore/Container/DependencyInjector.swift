@@ -29,9 +29,13 @@ public protocol HasDependencies {}
 extension HasDependencies {
     /// The container in effect for the current task (see ``DependencyInjector``).
     @inlinable
-    public var dependencies: any Dependency { DependencyInjector.dependencies }
+    public var dependencies: any Dependency {
+        @inline(__always) get { DependencyInjector.dependencies }
+    }
 
     /// The container in effect for the current task, from a static context.
     @inlinable
-    public static var dependencies: any Dependency { DependencyInjector.dependencies }
+    public static var dependencies: any Dependency {
+        @inline(__always) get { DependencyInjector.dependencies }
+    }
 }

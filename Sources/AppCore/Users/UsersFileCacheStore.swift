@@ -16,12 +16,18 @@ public import Foundation
 /// let cache = UsersFileCacheStore(directory: cachesDirectory) { problem in logger.warning("\(problem)") }
 /// ```
 public struct UsersFileCacheStore: UsersCacheStore {
-    /// The file holding the cache.
-    public let fileURL: URL
+    /// The directory the cache file lives in.
+    public let directory: URL
     private let report: @Sendable (String) -> Void
 
     /// The name of the cache file inside its directory.
     public static let fileName = "users-cache.json"
+
+    /// The file holding the cache.
+    ///
+    /// Computed on use rather than in `init`: appending a path component to a file URL costs
+    /// microseconds on Linux, and a fresh store is built on every resolve of a users worker.
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName, isDirectory: false) }
 
     /// Creates a store that keeps its file in `directory`.
     /// - Parameters:
@@ -29,7 +35,7 @@ public struct UsersFileCacheStore: UsersCacheStore {
     ///   - report: Called with a message when the file exists but is unreadable and is treated
     ///     as a miss. Called outside any lock; the message names the file, never its content.
     public init(directory: URL, report: @escaping @Sendable (String) -> Void = { _ in }) {
-        fileURL = directory.appendingPathComponent(Self.fileName)
+        self.directory = directory
         self.report = report
     }
 

@@ -33,7 +33,7 @@ open class DependencyContainer: @unchecked Sendable {
     /// The shared instances of this container (see `shared(_:fileID:line:column:_:)`).
     ///
     /// Nothing reads it unless a resolve asks for a shared instance, so fresh resolves never
-    /// touch it; a container that never shares pays one small lock allocated with it.
+    /// touch it; a container that never shares pays one small lock and one atomic word.
     @usableFromInline
     package let sharedInstances = SharedInstances()
 

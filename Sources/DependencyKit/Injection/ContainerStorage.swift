@@ -57,21 +57,28 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     /// The innermost live scope for this storage wins; without one, the global container.
     @inlinable
     public var current: Container {
-        if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainer() {
-            return scoped
+        @inline(__always) get {
+            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainer() {
+                return scoped
+            }
+            return global
         }
-        return global
     }
 
     /// The global container, ignoring any scope.
     @inlinable
     public var global: Container {
-        let raw = installedBox.loadAcquire()
-        if _fastPath(raw != 0) {
-            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!)
-                ._withUnsafeGuaranteedRef { $0.container }
+        @inline(__always) get {
+            let raw = installedBox.loadAcquire()
+            if _fastPath(raw != 0) {
+                // The box is never freed (see the type's discussion), so it can be read as a borrow:
+                // no reference counting on the box. The returned container is one copy (+1), which the
+                // caller releases after its resolve call.
+                return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                    ._withUnsafeGuaranteedRef { $0.container }
+            }
+            return installDefault()
         }
-        return installDefault()
     }
 
     /// Installs `container` as the global container, from any thread.

@@ -1,4 +1,6 @@
-internal import DependencyKitAtomics
+// `public import`, not `internal`: the loads are `@inlinable` so that a read of the container in a
+// client module compiles to plain loads instead of calls into this module.
+public import DependencyKitAtomics
 
 /// One machine word read and written with C11 atomics.
 ///
@@ -23,11 +25,11 @@ package final class AtomicWord: @unchecked Sendable {
     }
 
     /// Loads with acquire ordering: everything written before the matching release store is visible.
-    @usableFromInline
+    @inlinable
     package func loadAcquire() -> Int { dk_atomic_load_acquire(word) }
 
     /// Loads with relaxed ordering: only the value itself is guaranteed.
-    @usableFromInline
+    @inlinable
     package func loadRelaxed() -> Int { dk_atomic_load_relaxed(word) }
 
     /// Stores with release ordering.

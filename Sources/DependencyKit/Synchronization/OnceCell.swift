@@ -42,6 +42,9 @@ package final class OnceCell<Value>: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     @usableFromInline
     var state = State.empty
+    /// `1` once the cell holds a value that will never be replaced; see ``settle()``.
+    @usableFromInline
+    let settled = AtomicWord(0)
 
     @usableFromInline
     package init() {
@@ -171,12 +174,37 @@ extension OnceCell {
     ///   - describe: Names what is being created, for the cycle message only.
     ///   - make: Creates the value. Runs unlocked.
     /// - Returns: The stored value.
+    ///
+    /// Once the value is stored, this is lock-free: a settled cell is read with one acquire load
+    /// and no mutex, so threads that resolve the same shared instance never contend on the cell.
     @inlinable
     package func value(describedBy describe: () -> String, make: () throws -> Value) rethrows -> Value {
+        if _fastPath(settled.loadAcquire() != 0), case .ready(let stored) = state {
+            return stored
+        }
         let stored: (Value) -> Value? = { $0 }
-        return try value(describedBy: describe, read: stored) {
+        let result = try value(describedBy: describe, read: stored) {
             let made = try make()
             return (made, made)
         }
+        settle()
+        return result
+    }
+
+    /// Marks the cell settled if it holds a value, so that later reads skip the lock.
+    ///
+    /// Only ``value(describedBy:make:)`` settles a cell: its `read` never rejects the stored value,
+    /// so once `.ready` the state is never written again, and reading it without the mutex after
+    /// the acquire load of `settled` is ordered after the write (the write happened before an unlock,
+    /// this lock synchronises with that unlock, and the release store publishes it). A cell is used
+    /// either only through that method or only through ``value(describedBy:read:make:)`` — the
+    /// callers key them apart (`SharedKey.Kind`, one cell per factory) — never through both.
+    @usableFromInline
+    func settle() {
+        lock()
+        if case .ready = state {
+            settled.storeRelease(1)
+        }
+        unlock()
     }
 }
