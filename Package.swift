@@ -35,6 +35,12 @@ let package = Package(
             dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
             swiftSettings: swiftSettings
         ),
+        // The code samples of the DocC articles; Scripts/check-snippets.py keeps the articles in sync.
+        .testTarget(
+            name: "DocumentationSnippets",
+            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

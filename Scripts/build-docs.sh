@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation with the toolchain's own `docc` (no plugin) and fails on any
+# warning: an unresolved link, a bad parameter list, or a public symbol without a /// comment.
+#
+#   Scripts/build-docs.sh                   # writes .build-docs/DependencyKit.doccarchive
+#   docc preview Docs/DependencyKit.docc --additional-symbol-graph-dir .build-docs/symbol-graphs
+#
+# One catalog documents all three library modules: DocC places the articles under the module
+# the catalog is named after (DependencyKit) and gives AppCore and DependencyKitTesting their
+# own pages in the same archive, so links between them resolve (``AppCore/CoreDependency``).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(DependencyKit DependencyKitTesting AppCore)
+out=.build-docs
+graphs=$out/symbol-graphs
+raw=$out/raw-symbol-graphs
+rm -rf "$graphs" "$raw" "$out/DependencyKit.doccarchive"
+mkdir -p "$graphs" "$raw"
+
+# A separate scratch path, because the extra compiler flags would otherwise invalidate the
+# everyday build in .build.
+swift build --scratch-path "$out/build" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$raw"
+
+# Keep our modules' graphs, including what they add to other modules' types
+# (DependencyKitTesting@Testing: the `.dependencies(_:)` trait).
+for module in "${modules[@]}"; do
+    cp "$raw/$module.symbols.json" "$graphs/"
+    for extension in "$raw/$module@"*.symbols.json; do
+        [[ -e $extension ]] && cp "$extension" "$graphs/"
+    done
+done
+
+python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}"
+
+docc convert Docs/DependencyKit.docc \
+    --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name DependencyKit \
+    --fallback-bundle-identifier DependencyKit \
+    --warnings-as-errors \
+    --output-path "$out/DependencyKit.doccarchive"
+
+echo "build-docs: $out/DependencyKit.doccarchive"

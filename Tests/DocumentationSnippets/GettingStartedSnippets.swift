@@ -1,0 +1,118 @@
+import DependencyKit
+import DependencyKitTesting
+import Foundation
+import Testing
+
+// The samples of GettingStarted.md: a container declared with the engine, one override, a test.
+
+// snippet: getting-started-domain
+protocol Clock: Sendable {
+    func hour() -> Int
+}
+
+struct SystemClock: Clock {
+    func hour() -> Int { Calendar.current.component(.hour, from: Date()) }
+}
+
+protocol Greeter: Sendable {
+    func greeting(for name: String) -> String
+}
+
+struct TimeOfDayGreeter: Greeter {
+    let clock: any Clock
+
+    func greeting(for name: String) -> String {
+        switch clock.hour() {
+        case ..<12: "Good morning, \(name)!"
+        case ..<18: "Good afternoon, \(name)!"
+        default: "Good evening, \(name)!"
+        }
+    }
+}
+// end-snippet
+
+// snippet: getting-started-container
+protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
+    func resolveClock() -> any Clock
+    func resolveGreeter() -> any Greeter
+}
+
+class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
+    func resolveClock() -> any Clock { SystemClock() }
+    func resolveGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
+}
+
+enum GreetingInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any GreetingDependency> { CoreGreetingDependency() }
+}
+
+protocol HasGreetingDependencies {}
+
+extension HasGreetingDependencies {
+    var dependencies: any GreetingDependency { GreetingInjector.dependencies }
+}
+// end-snippet
+
+// snippet: getting-started-view-model
+struct WelcomeViewModel: HasGreetingDependencies {
+    func title(for name: String) -> String {
+        dependencies.resolveGreeter().greeting(for: name)
+    }
+}
+// end-snippet
+
+// snippet: getting-started-override
+struct FixedClock: Clock {
+    let fixedHour: Int
+
+    func hour() -> Int { fixedHour }
+}
+
+final class EveningDependency: CoreGreetingDependency, @unchecked Sendable {
+    override func resolveClock() -> any Clock { FixedClock(fixedHour: 20) }
+}
+// end-snippet
+
+enum GettingStartedLaunch {
+    // snippet: getting-started-install
+    static func applicationDidFinishLaunching() {
+        GreetingInjector.dependencies = EveningDependency()
+    }
+    // end-snippet
+}
+
+// snippet: getting-started-test
+@Suite struct WelcomeViewModelTests {
+    @Test(.dependencies(EveningDependency()))
+    func greetsInTheEvening() {
+        #expect(WelcomeViewModel().title(for: "Ada") == "Good evening, Ada!")
+    }
+
+    @Test func greetsInTheMorningInsideAScope() {
+        final class MorningDependency: CoreGreetingDependency, @unchecked Sendable {
+            override func resolveClock() -> any Clock { FixedClock(fixedHour: 9) }
+        }
+        withDependencies(MorningDependency()) {
+            #expect(WelcomeViewModel().title(for: "Ada") == "Good morning, Ada!")
+        }
+    }
+}
+// end-snippet
+
+/// Installing a global container changes what every unscoped reader sees, so this suite runs
+/// its tests one at a time and puts the default back.
+@Suite(.serialized) struct GettingStartedGlobalTests {
+    @Test func installingAtLaunchChangesWhatEveryReaderGets() {
+        GettingStartedLaunch.applicationDidFinishLaunching()
+        defer { GreetingInjector.reset() }
+        #expect(WelcomeViewModel().title(for: "Grace") == "Good evening, Grace!")
+        #expect(GreetingInjector.dependencies is EveningDependency)
+    }
+
+    @Test func resetServesTheDefaultContainerAgain() {
+        GreetingInjector.dependencies = EveningDependency()
+        GreetingInjector.reset()
+        #expect(GreetingInjector.dependencies is CoreGreetingDependency)
+        #expect(!(GreetingInjector.dependencies is EveningDependency))
+    }
+}

@@ -1,0 +1,23 @@
+import AppCore
+import DependencyKitTesting
+import Testing
+
+// snippet: landing-page
+final class OfflineDependency: CoreDependency, @unchecked Sendable {
+    override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+}
+
+struct UsersViewModel: HasDependencies {
+    lazy var worker = dependencies.resolveUsersWorker()  // built over OfflineHTTPService
+}
+// end-snippet
+
+@Suite struct LandingPageTests {
+    @Test(.dependencies(OfflineDependency()))
+    func overridingTheHTTPServiceReachesTheUsersWorker() async {
+        var model = UsersViewModel()
+        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
+            try await model.worker.fetchAll(token: Secret("token"))
+        }
+    }
+}
