@@ -4,7 +4,7 @@ public import Testing
 /// A Swift Testing trait that gives each test its own container.
 ///
 /// Apply it to a test or a suite. Every test case — each argument of a parameterized test, each
-/// test of a suite — runs inside ``DependencyKit/withDependencies(_:operation:)-(_,()async->R)``
+/// test of a suite — runs inside ``DependencyKit/withDependencies(_:isolation:operation:)``
 /// with a container made for it alone, so tests that run in parallel never see each other's
 /// containers, and shared instances never leak from one test into the next:
 ///
