@@ -15,17 +15,22 @@ modules=(DependencyKit DependencyKitTesting AppCore)
 out=.build-docs
 graphs=$out/symbol-graphs
 raw=$out/raw-symbol-graphs
-rm -rf "$graphs" "$raw" "$out/DependencyKit.doccarchive"
+rm -rf "$graphs" "$out/DependencyKit.doccarchive"
 mkdir -p "$graphs" "$raw"
 
 # A separate scratch path, because the extra compiler flags would otherwise invalidate the
-# everyday build in .build.
+# everyday build in .build. The raw graphs are kept between runs on purpose: an incremental
+# build re-emits only the modules it recompiles.
 swift build --scratch-path "$out/build" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$raw"
 
 # Keep our modules' graphs, including what they add to other modules' types
 # (DependencyKitTesting@Testing: the `.dependencies(_:)` trait).
 for module in "${modules[@]}"; do
+    if [[ ! -f $raw/$module.symbols.json ]]; then
+        echo "build-docs: no symbol graph for $module; remove $out and run again" >&2
+        exit 1
+    fi
     cp "$raw/$module.symbols.json" "$graphs/"
     for extension in "$raw/$module@"*.symbols.json; do
         [[ -e $extension ]] && cp "$extension" "$graphs/"
