@@ -28,6 +28,7 @@ actor CannedHTTPService: HTTPServiceType {
     private static let adaJSON = #"{"id":"u1","name":"Ada","email":"ada@example.com"}"#
     private static let responses: [String: String] = [
         "/auth/login": #"{"token":"t1","user":\#(adaJSON)}"#,
+        "/auth/signup": #"{"token":"t2","user":\#(adaJSON)}"#,
         "/users/me": adaJSON,
         "/users": "[\(adaJSON)]",
     ]
