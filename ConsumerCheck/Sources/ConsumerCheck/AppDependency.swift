@@ -1,0 +1,52 @@
+import AppCore
+import DependencyKit
+import Foundation
+
+// The app's container: AppCore's, plus a main-actor resolve and an async one. This module's
+// default isolation is MainActor, so the container says `nonisolated`: its resolves must stay
+// callable from any thread, exactly like the CoreDependency methods they sit beside.
+
+// snippet: concurrency-app-protocol
+nonisolated protocol AppDependencies: Dependency {
+    @MainActor func resolveProfileViewModel() -> ProfileViewModel
+    func resolveGreeting() async -> String
+}
+// end-snippet
+
+// snippet: concurrency-app-subclass
+nonisolated class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable {
+    override func resolveUsersCacheDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ConsumerCheck", isDirectory: true)
+    }
+
+    @MainActor func resolveProfileViewModel() -> ProfileViewModel {
+        ProfileViewModel()
+    }
+
+    func resolveGreeting() async -> String {
+        let cached = await resolveUsersCache().loadCurrent()
+        return cached.map { "Welcome back, \($0.name)" } ?? "Welcome"
+    }
+}
+// end-snippet
+
+// snippet: concurrency-final-subclass
+nonisolated final class OfflineAppDependency: AppDependency, @unchecked Sendable {
+    override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+}
+// end-snippet
+
+nonisolated final class OnlineAppDependency: AppDependency, @unchecked Sendable {
+    let cache = InMemoryUsersCache()
+
+    override func resolveHTTPService() -> any HTTPServiceType { CannedHTTPService() }
+    override func resolveUsersCache() -> any UsersCacheStore { cache }
+}
+
+nonisolated protocol HasAppDependencies {}
+
+nonisolated extension HasAppDependencies {
+    var dependencies: any AppDependencies {
+        DependencyInjector.dependencies(as: (any AppDependencies).self)
+    }
+}

@@ -1,0 +1,58 @@
+import AppCore
+import DependencyKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs the app's flows under default MainActor isolation and exits non-zero if one misbehaves.
+@main
+enum Main {
+    static func main() async {
+        // snippet: concurrency-launch
+        DependencyInjector.storage.setDefault { AppDependency() }
+        // end-snippet
+        var failures: [String] = []
+        func check(_ condition: Bool, _ what: String) {
+            print(condition ? "ok  " : "FAIL", what)
+            if !condition { failures.append(what) }
+        }
+
+        // snippet: concurrency-with-dependencies
+        let online = OnlineAppDependency()
+        let model = await withDependencies(online) {
+            let model = DependencyInjector.dependencies(as: (any AppDependencies).self).resolveProfileViewModel()
+            await model.load(token: Secret("token"))
+            await model.load(token: Secret("token"))  // the second greeting reads the cache
+            return model
+        }
+        // end-snippet
+        check(model.title == "Ada", "a @MainActor view model loads the user through HasAppDependencies")
+        check(model.greeting == "Welcome back, Ada", "an async resolve reads the cache the worker filled")
+
+        let offline = await withDependencies(OfflineAppDependency()) {
+            let model = ProfileViewModel()
+            await model.load(token: Secret("token"))
+            return model.title
+        }
+        check(offline == "Offline", "an override in a final nonisolated subclass reaches the worker")
+
+        let theme = await SettingsInjector.dependencies.resolveSettingsViewModel().theme
+        check(theme == Theme(name: "Light"), "a @MainActor async resolve of a container declared with the engine")
+
+        let dark = await withDependencies(DarkThemeDependency()) {
+            await SettingsInjector.dependencies.resolveSettingsViewModel().theme
+        }
+        check(dark == Theme(name: "Dark"), "a test double's resolve cascades into a @MainActor resolve")
+
+        let fromAnotherThread = await Task.detached {
+            await SettingsInjector.dependencies.resolveTheme()
+        }.value
+        check(fromAnotherThread == Theme(name: "Light"), "async resolves run off the main actor")
+
+        print(failures.isEmpty ? "consumer-check: all flows passed" : "consumer-check: \(failures.count) failed")
+        if !failures.isEmpty { exit(1) }
+    }
+}

@@ -1,0 +1,59 @@
+import DependencyKit
+
+// A container declared from scratch with the engine, in a module whose default isolation is
+// MainActor: the declarations that make up the container are `nonisolated`, and single
+// resolves opt into the main actor.
+
+// snippet: concurrency-engine-domain
+nonisolated struct Theme: Sendable, Equatable {
+    let name: String
+}
+
+nonisolated protocol ThemeStore: Sendable {
+    func loadTheme() async -> Theme
+}
+
+nonisolated struct BundledThemeStore: ThemeStore {
+    func loadTheme() async -> Theme { Theme(name: "Light") }
+}
+
+@MainActor
+final class SettingsViewModel {
+    let theme: Theme
+
+    init(theme: Theme) { self.theme = theme }
+}
+// end-snippet
+
+// snippet: concurrency-engine-container
+nonisolated protocol SettingsDependency: InjectableContainer where Injector == SettingsInjector {
+    func resolveThemeStore() -> any ThemeStore
+    func resolveTheme() async -> Theme
+    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel
+}
+
+nonisolated extension SettingsDependency {
+    func resolveThemeStore() -> any ThemeStore { BundledThemeStore() }
+    func resolveTheme() async -> Theme { await resolveThemeStore().loadTheme() }
+
+    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
+        SettingsViewModel(theme: await resolveTheme())
+    }
+}
+
+nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {}
+
+nonisolated enum SettingsInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any SettingsDependency> { CoreSettingsDependency() }
+}
+// end-snippet
+
+// snippet: concurrency-engine-double
+nonisolated struct DarkThemeStore: ThemeStore {
+    func loadTheme() async -> Theme { Theme(name: "Dark") }
+}
+
+nonisolated final class DarkThemeDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
+    func resolveThemeStore() -> any ThemeStore { DarkThemeStore() }
+}
+// end-snippet
