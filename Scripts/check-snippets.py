@@ -27,7 +27,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ARTICLE_ROOTS = [ROOT / "Docs"]
-SNIPPET_ROOTS = [ROOT / "Tests" / "DocumentationSnippets", ROOT / "ConsumerCheck" / "Sources"]
+SNIPPET_ROOTS = [ROOT / "Tests" / "DocumentationSnippets", ROOT / "ConsumerCheck" / "Sources", ROOT / "ConsumerCheck" / "Tests"]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")
 END = re.compile(r"^\s*// end-snippet\s*$")

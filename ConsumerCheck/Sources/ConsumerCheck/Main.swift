@@ -39,6 +39,9 @@ enum Main {
         }
         check(offline == "Offline", "an override in a final nonisolated subclass reaches the worker")
 
+        let directory = await Task.detached { CacheDirectoryDependency().resolveUsersCacheDirectory() }.value
+        check(directory.lastPathComponent == "MyApp", "a nonisolated final subclass resolves off the main actor")
+
         let theme = await SettingsInjector.dependencies.resolveSettingsViewModel().theme
         check(theme == Theme(name: "Light"), "a @MainActor async resolve of a container declared with the engine")
 
