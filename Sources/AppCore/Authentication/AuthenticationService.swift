@@ -19,6 +19,12 @@ public struct AuthenticationNetworkService: AuthenticationService {
         self.httpService = httpService
     }
 
+    /// Sends `POST /auth/signup`.
+    /// - Parameter request: The new account's name, email and password.
+    /// - Returns: The new account's session.
+    /// - Throws: ``AuthenticationError/emailAlreadyRegistered`` on HTTP 409,
+    ///   ``AuthenticationError/rejected(_:)`` on HTTP 400, ``AuthenticationError/invalidCredentials`` on
+    ///   HTTP 401, ``AuthenticationError/http(_:)`` for other failures.
     public func signUp(_ request: SignUpRequest) async throws(AuthenticationError) -> Session {
         do {
             return try await httpService.post("/auth/signup", body: request, token: nil)
@@ -27,6 +33,12 @@ public struct AuthenticationNetworkService: AuthenticationService {
         }
     }
 
+    /// Sends `POST /auth/login`.
+    /// - Parameter credentials: The email and password.
+    /// - Returns: The session, with its bearer token.
+    /// - Throws: ``AuthenticationError/invalidCredentials`` on HTTP 401,
+    ///   ``AuthenticationError/rejected(_:)`` on HTTP 400, ``AuthenticationError/http(_:)`` for other
+    ///   failures.
     public func logIn(_ credentials: Credentials) async throws(AuthenticationError) -> Session {
         do {
             return try await httpService.post("/auth/login", body: credentials, token: nil)
@@ -35,6 +47,10 @@ public struct AuthenticationNetworkService: AuthenticationService {
         }
     }
 
+    /// Sends `POST /auth/logout` with the token, which revokes it.
+    /// - Parameter token: The bearer token to revoke.
+    /// - Throws: ``AuthenticationError/notAuthenticated`` on HTTP 401, ``AuthenticationError/http(_:)``
+    ///   for other failures.
     public func logOut(token: Secret) async throws(AuthenticationError) {
         do {
             try await httpService.send("/auth/logout", body: EmptyBody(), token: token)

@@ -18,6 +18,14 @@ public struct AuthenticationWorker: AuthenticationWorkerType {
         self.service = service
     }
 
+    /// Trims the name and email, lowercases the email, checks all three, then signs up.
+    /// - Parameters:
+    ///   - name: The display name; must not be blank.
+    ///   - email: The email address; must contain `@`.
+    ///   - password: The password; at least 8 characters.
+    /// - Returns: The new account's session.
+    /// - Throws: ``AuthenticationError/rejected(_:)`` for invalid input, before any request is sent;
+    ///   otherwise whatever the service throws.
     public func signUp(name: String, email: String, password: Secret) async throws(AuthenticationError)
         -> Session
     {
@@ -29,12 +37,22 @@ public struct AuthenticationWorker: AuthenticationWorkerType {
         return try await service.signUp(SignUpRequest(name: name, email: email, password: password))
     }
 
+    /// Trims and lowercases the email, then logs in.
+    /// - Parameters:
+    ///   - email: The email address.
+    ///   - password: The password.
+    /// - Returns: The session.
+    /// - Throws: ``AuthenticationError/invalidCredentials`` for an empty email or password, before any
+    ///   request is sent; otherwise whatever the service throws.
     public func logIn(email: String, password: Secret) async throws(AuthenticationError) -> Session {
         let email = email.trimmingWhitespace().lowercased()
         guard !email.isEmpty, !password.revealed.isEmpty else { throw .invalidCredentials }
         return try await service.logIn(Credentials(email: email, password: password))
     }
 
+    /// Revokes the session's token.
+    /// - Parameter session: The session to end.
+    /// - Throws: Whatever the service throws.
     public func logOut(_ session: Session) async throws(AuthenticationError) {
         try await service.logOut(token: session.token)
     }

@@ -29,12 +29,20 @@ open class CoreDependency: DependencyContainer, Dependency, @unchecked Sendable 
     /// Creates the container.
     public override init() { super.init() }
 
+    /// Where the server is and how to talk to it; ``Dependency/defaultHTTPConfiguration()`` unless overridden.
     open func resolveHTTPConfiguration() -> HTTPConfiguration { defaultHTTPConfiguration() }
+    /// The HTTP service every network type is built on; ``Dependency/defaultHTTPService()`` unless overridden.
     open func resolveHTTPService() -> any HTTPServiceType { defaultHTTPService() }
+    /// The authentication endpoints; ``Dependency/defaultAuthenticationService()`` unless overridden.
     open func resolveAuthenticationService() -> any AuthenticationService { defaultAuthenticationService() }
+    /// What screens call to sign up, log in and log out; ``Dependency/defaultAuthenticationWorker()`` unless overridden.
     open func resolveAuthenticationWorker() -> any AuthenticationWorkerType { defaultAuthenticationWorker() }
+    /// Where users come from; ``Dependency/defaultUsersStore()`` unless overridden.
     open func resolveUsersStore() -> any UsersStore { defaultUsersStore() }
+    /// The directory the users cache lives in; ``Dependency/defaultUsersCacheDirectory()`` unless overridden.
     open func resolveUsersCacheDirectory() -> URL { defaultUsersCacheDirectory() }
+    /// The local copy of the last users fetched; ``Dependency/defaultUsersCache()`` unless overridden.
     open func resolveUsersCache() -> any UsersCacheStore { defaultUsersCache() }
+    /// What screens call to get users; ``Dependency/defaultUsersWorker()`` unless overridden.
     open func resolveUsersWorker() -> any UsersWorkerType { defaultUsersWorker() }
 }

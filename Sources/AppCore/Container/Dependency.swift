@@ -9,7 +9,7 @@ public import Foundation
 /// it. For an app, subclass ``CoreDependency`` instead.
 ///
 /// ```swift
-/// final class OfflineDependency: DependencyContainer, Dependency {
+/// final class OfflineDependency: DependencyContainer, Dependency, @unchecked Sendable {
 ///     func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
 /// }
 /// // resolveUsersWorker() now builds a UsersWorker over OfflineHTTPService.
@@ -50,13 +50,21 @@ public protocol Dependency: InjectableContainer where Injector == DependencyInje
 // subclass would call `super`. Each builds inside `fresh("resolveX()")`, so cycle reports and
 // traced graphs name the resolve, not the builder.
 extension Dependency {
+    /// Returns ``defaultHTTPConfiguration()``; conformances replace it to change the graph.
     public func resolveHTTPConfiguration() -> HTTPConfiguration { defaultHTTPConfiguration() }
+    /// Returns ``defaultHTTPService()``; conformances replace it to change the graph.
     public func resolveHTTPService() -> any HTTPServiceType { defaultHTTPService() }
+    /// Returns ``defaultAuthenticationService()``; conformances replace it to change the graph.
     public func resolveAuthenticationService() -> any AuthenticationService { defaultAuthenticationService() }
+    /// Returns ``defaultAuthenticationWorker()``; conformances replace it to change the graph.
     public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { defaultAuthenticationWorker() }
+    /// Returns ``defaultUsersStore()``; conformances replace it to change the graph.
     public func resolveUsersStore() -> any UsersStore { defaultUsersStore() }
+    /// Returns ``defaultUsersCacheDirectory()``; conformances replace it to change the graph.
     public func resolveUsersCacheDirectory() -> URL { defaultUsersCacheDirectory() }
+    /// Returns ``defaultUsersCache()``; conformances replace it to change the graph.
     public func resolveUsersCache() -> any UsersCacheStore { defaultUsersCache() }
+    /// Returns ``defaultUsersWorker()``; conformances replace it to change the graph.
     public func resolveUsersWorker() -> any UsersWorkerType { defaultUsersWorker() }
 
     /// The default configuration: ``HTTPConfiguration/default``.

@@ -30,10 +30,18 @@ public struct UsersNetworkStore: UsersStore {
         self.httpService = httpService
     }
 
+    /// Sends `GET /users/me`.
+    /// - Parameter token: The bearer token.
+    /// - Returns: The user the token belongs to.
+    /// - Throws: ``UsersError/notAuthenticated`` on HTTP 401, ``UsersError/http(_:)`` otherwise.
     public func fetchCurrent(token: Secret) async throws(UsersError) -> User {
         do { return try await httpService.get("/users/me", token: token) } catch { throw Self.map(error) }
     }
 
+    /// Sends `GET /users`.
+    /// - Parameter token: The bearer token.
+    /// - Returns: Every user.
+    /// - Throws: ``UsersError/notAuthenticated`` on HTTP 401, ``UsersError/http(_:)`` otherwise.
     public func fetchAll(token: Secret) async throws(UsersError) -> [User] {
         do { return try await httpService.get("/users", token: token) } catch { throw Self.map(error) }
     }

@@ -28,21 +28,33 @@ public struct UsersWorker: UsersWorkerType {
         self.cacheStore = cacheStore
     }
 
+    /// Fetches the current user from the store, then caches it.
+    /// - Parameter token: The bearer token.
+    /// - Returns: The user the token belongs to.
+    /// - Throws: The store's error, with the cache untouched, or the cache's write error.
     public func fetchCurrent(token: Secret) async throws(UsersError) -> User {
         let user = try await store.fetchCurrent(token: token)
         try await cacheStore.save(current: user)
         return user
     }
 
+    /// The current user from the cache store, or `nil` on a miss.
     public func cachedCurrent() async -> User? { await cacheStore.loadCurrent() }
 
+    /// Fetches every user from the store, then caches the list.
+    /// - Parameter token: The bearer token.
+    /// - Returns: Every user.
+    /// - Throws: The store's error, with the cache untouched, or the cache's write error.
     public func fetchAll(token: Secret) async throws(UsersError) -> [User] {
         let users = try await store.fetchAll(token: token)
         try await cacheStore.save(all: users)
         return users
     }
 
+    /// The list of users from the cache store, or `nil` on a miss.
     public func cachedAll() async -> [User]? { await cacheStore.loadAll() }
 
+    /// Empties the cache store.
+    /// - Throws: The cache's write error.
     public func clearCache() async throws(UsersError) { try await cacheStore.clear() }
 }
