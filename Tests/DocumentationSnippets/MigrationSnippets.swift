@@ -1,0 +1,84 @@
+import AppCore
+import DependencyKit
+import DependencyKitTesting
+import Foundation
+import Testing
+
+// The DependencyKit side of the three migration guides: one small app, a profile screen that
+// loads the signed-in user through a worker over a network store and a cache.
+
+// snippet: migration-container
+protocol ProfileDependency: InjectableContainer where Injector == ProfileInjector {
+    func resolveHTTPService() -> any HTTPServiceType
+    func resolveUsersStore() -> any UsersStore
+    func resolveUsersCache() -> any UsersCacheStore
+    func resolveUsersWorker() -> any UsersWorkerType
+}
+
+class CoreProfileDependency: DependencyContainer, ProfileDependency, @unchecked Sendable {
+    func resolveHTTPService() -> any HTTPServiceType {
+        HTTPService(configuration: HTTPConfiguration(baseURL: URL(string: "https://api.example.com")!))
+    }
+
+    func resolveUsersStore() -> any UsersStore {
+        UsersNetworkStore(httpService: resolveHTTPService())
+    }
+
+    func resolveUsersCache() -> any UsersCacheStore {
+        UsersFileCacheStore(directory: FileManager.default.temporaryDirectory)
+    }
+
+    func resolveUsersWorker() -> any UsersWorkerType {
+        UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache())
+    }
+}
+
+enum ProfileInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any ProfileDependency> { CoreProfileDependency() }
+}
+
+protocol HasProfileDependencies {}
+
+extension HasProfileDependencies {
+    var dependencies: any ProfileDependency { ProfileInjector.dependencies }
+}
+// end-snippet
+
+// snippet: migration-consumer
+struct ProfileScreenModel: HasProfileDependencies {
+    func load(token: Secret) async throws -> User {
+        try await dependencies.resolveUsersWorker().fetchCurrent(token: token)
+    }
+}
+// end-snippet
+
+// snippet: migration-test
+final class TestProfileDependency: CoreProfileDependency, @unchecked Sendable {
+    override func resolveHTTPService() -> any HTTPServiceType { CannedHTTPService() }
+    override func resolveUsersCache() -> any UsersCacheStore { InMemoryUsersCache() }
+}
+
+@Test(.dependencies(TestProfileDependency()))
+func profileLoadsTheSignedInUser() async throws {
+    let user = try await ProfileScreenModel().load(token: Secret("token"))
+    #expect(user.name == "Ada")
+}
+// end-snippet
+
+@Suite struct MigrationTests {
+    @Test func theProductionGraphTalksToTheConfiguredServer() throws {
+        let service = try #require(CoreProfileDependency().resolveHTTPService() as? HTTPService)
+        #expect(service.configuration.baseURL.host == "api.example.com")
+    }
+
+    @Test(.dependencies(OfflineProfileDependency()))
+    func anOverrideReachesTheScreenModel() async {
+        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
+            try await ProfileScreenModel().load(token: Secret("token"))
+        }
+    }
+}
+
+private final class OfflineProfileDependency: CoreProfileDependency, @unchecked Sendable {
+    override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+}
