@@ -4,10 +4,7 @@ import DependencyKitTesting
 import Dispatch
 import Foundation
 import Testing
-
-#if canImport(XCTest)
-    import XCTest
-#endif
+import XCTest
 
 // The samples of Testing.md.
 
@@ -101,36 +98,34 @@ struct UsersWorkerTests: HasDependencies {
     }
 }
 
-#if canImport(XCTest)
-    // snippet: testing-xctest-setup
-    final class LoginXCTests: XCTestCase, HasDependencies {
-        override func setUp() {
-            super.setUp()
-            useDependencies(TestDependency())  // restored when the test ends
-        }
+// snippet: testing-xctest-setup
+final class LoginXCTests: XCTestCase, HasDependencies {
+    override func setUp() {
+        super.setUp()
+        useDependencies(TestDependency())  // restored when the test ends
+    }
 
-        func testLogInReturnsTheSession() async throws {
-            let worker = dependencies.resolveAuthenticationWorker()
-            let session = try await worker.logIn(email: "ada@example.com", password: Secret("pw"))
-            XCTAssertEqual(session.user.name, "Ada")
+    func testLogInReturnsTheSession() async throws {
+        let worker = dependencies.resolveAuthenticationWorker()
+        let session = try await worker.logIn(email: "ada@example.com", password: Secret("pw"))
+        XCTAssertEqual(session.user.name, "Ada")
+    }
+}
+// end-snippet
+
+// snippet: testing-xctest-invoke
+final class OfflineXCTests: XCTestCase, HasDependencies {
+    override func invokeTest() {
+        withDependencies(OfflineDependency()) { super.invokeTest() }
+    }
+
+    func testTheUsersWorkerIsOffline() async {
+        do {
+            _ = try await dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error, .http(.connectionFailed("offline")))
         }
     }
-    // end-snippet
-
-    // snippet: testing-xctest-invoke
-    final class OfflineXCTests: XCTestCase, HasDependencies {
-        override func invokeTest() {
-            withDependencies(OfflineDependency()) { super.invokeTest() }
-        }
-
-        func testTheUsersWorkerIsOffline() async {
-            do {
-                _ = try await dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
-                XCTFail("expected an error")
-            } catch {
-                XCTAssertEqual(error, .http(.connectionFailed("offline")))
-            }
-        }
-    }
-    // end-snippet
-#endif
+}
+// end-snippet
