@@ -41,6 +41,11 @@ def dedent(lines):
     return [line[cut:].rstrip() for line in lines]
 
 
+def strip_indent(line, indent):
+    removable = len(line) - len(line.lstrip(" "))
+    return line[min(indent, removable) :]
+
+
 def collect_snippets(errors):
     snippets = {}
     for root in SNIPPET_ROOTS:
@@ -78,20 +83,22 @@ def check_articles(snippets, errors):
             index = 0
             while index < len(lines):
                 line = lines[index]
-                if not line.startswith("```"):
+                if not line.lstrip().startswith("```"):
                     index += 1
                     continue
-                language = line[3:].strip()
+                # A fence may be indented (inside a list item); its lines carry the same indent.
+                indent = len(line) - len(line.lstrip())
+                language = line.strip()[3:].strip()
                 end = index + 1
-                while end < len(lines) and not lines[end].startswith("```"):
+                while end < len(lines) and not lines[end].lstrip().startswith("```"):
                     end += 1
-                body = [text.rstrip() for text in lines[index + 1 : end]]
+                body = [strip_indent(text, indent).rstrip() for text in lines[index + 1 : end]]
                 where = f"{path.relative_to(ROOT)}:{index + 1}"
                 previous = index - 1
                 while previous >= 0 and not lines[previous].strip():
                     previous -= 1
-                marker = MARKER.match(lines[previous]) if previous >= 0 else None
-                if language == "swift":
+                marker = MARKER.match(lines[previous].strip()) if previous >= 0 else None
+                if language.lower() == "swift":
                     blocks += 1
                     if marker is None:
                         errors.append(
@@ -132,7 +139,8 @@ def main():
     for error in errors:
         print(error, file=sys.stderr)
     if errors:
-        print(f"check-snippets: {len(errors)} problem(s)", file=sys.stderr)
+        problems = sum(1 for error in errors if not error.startswith("    "))
+        print(f"check-snippets: {problems} problem(s)", file=sys.stderr)
         return 1
     print(f"check-snippets: {blocks} Swift blocks checked, {len(used)} snippets matched")
     return 0
