@@ -22,10 +22,12 @@ mkdir -p "$graphs" "$raw"
 # everyday build in .build. The raw graphs are kept between runs on purpose: an incremental
 # build re-emits only the modules it recompiles.
 swift build --scratch-path "$out/build" \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$raw"
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$raw" \
+    -Xswiftc -emit-extension-block-symbols
 
 # Keep our modules' graphs, including what they add to other modules' types
-# (DependencyKitTesting@Testing: the `.dependencies(_:)` trait).
+# (DependencyKitTesting@XCTest: `XCTestCase.useDependencies(_:)`). Extension blocks are what let
+# DocC render those members under "Extended Modules" instead of dropping them.
 for module in "${modules[@]}"; do
     if [[ ! -f $raw/$module.symbols.json ]]; then
         echo "build-docs: no symbol graph for $module; remove $out and run again" >&2
