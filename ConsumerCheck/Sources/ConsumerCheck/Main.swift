@@ -32,6 +32,13 @@ enum Main {
         check(model.title == "Ada", "a @MainActor view model loads the user through HasAppDependencies")
         check(model.greeting == "Welcome back, Ada", "an async resolve reads the cache the worker filled")
 
+        let names = await withDependencies(OnlineAppDependency()) {
+            let list = UsersListViewModel()
+            await list.load(token: Secret("token"))
+            return list.names
+        }
+        check(names == ["Ada"], "a @MainActor view model reads AppCore's container through HasDependencies")
+
         let offline = await withDependencies(OfflineAppDependency()) {
             let model = ProfileViewModel()
             await model.load(token: Secret("token"))

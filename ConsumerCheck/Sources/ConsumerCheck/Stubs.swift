@@ -20,13 +20,18 @@ nonisolated struct OfflineHTTPService: HTTPServiceType {
     }
 }
 
-/// Answers `GET /users/me` with Ada, and nothing else.
+/// Answers `GET /users/me` and `GET /users` with Ada, and nothing else.
 nonisolated struct CannedHTTPService: HTTPServiceType {
     static let ada = #"{"id":"u1","name":"Ada","email":"ada@example.com"}"#
 
     func get<Response: Decodable & Sendable>(_ path: String, token: Secret?) async throws(HTTPError) -> Response {
-        guard path == "/users/me" else { throw .status(code: 404, body: "") }
-        do { return try JSONDecoder().decode(Response.self, from: Data(Self.ada.utf8)) } catch {
+        let body: String
+        switch path {
+        case "/users/me": body = Self.ada
+        case "/users": body = "[\(Self.ada)]"
+        default: throw .status(code: 404, body: "")
+        }
+        do { return try JSONDecoder().decode(Response.self, from: Data(body.utf8)) } catch {
             throw .malformedResponse("canned user")
         }
     }

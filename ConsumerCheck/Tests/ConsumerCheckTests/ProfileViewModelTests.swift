@@ -38,3 +38,12 @@ struct ProfileViewModelTests {
         #expect(theme.name == "Light")
     }
 }
+
+@Suite struct UsersListViewModelTests {
+    @Test(.dependencies(OnlineAppDependency()))
+    func listsUsersThroughHasDependencies() async {
+        let model = UsersListViewModel()
+        await model.load(token: Secret("token"))
+        #expect(model.names == ["Ada"])
+    }
+}
