@@ -39,13 +39,19 @@ for module in "${modules[@]}"; do
     done
 done
 
-python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}"
+# Run both checks even if the first fails, so one run shows every problem.
+status=0
+python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}" || status=1
 
 docc convert Docs/DependencyKit.docc \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name DependencyKit \
     --fallback-bundle-identifier DependencyKit \
     --warnings-as-errors \
-    --output-path "$out/DependencyKit.doccarchive"
+    --output-path "$out/DependencyKit.doccarchive" || status=1
 
+if [[ $status -ne 0 ]]; then
+    echo "build-docs: failed" >&2
+    exit 1
+fi
 echo "build-docs: $out/DependencyKit.doccarchive"
