@@ -4,11 +4,14 @@ import Testing
 
 // snippet: landing-page
 final class OfflineDependency: CoreDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+    override func resolveHTTPService() -> any HTTPServiceType {
+        OfflineHTTPService()
+    }
 }
 
 struct UsersViewModel: HasDependencies {
-    lazy var worker = dependencies.resolveUsersWorker()  // built over OfflineHTTPService
+    // A UsersWorker over a UsersNetworkStore over OfflineHTTPService:
+    lazy var worker = dependencies.resolveUsersWorker()
 }
 // end-snippet
 
