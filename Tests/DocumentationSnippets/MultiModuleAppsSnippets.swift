@@ -29,11 +29,11 @@ extension AppDependencies {
 
 // snippet: multi-module-class
 class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable {
-    // Declared in the class, not only in the protocol extension, so subclasses can override it.
+    // Declared here too, so that subclasses can override it.
     func resolveAnalytics() -> any Analytics { NoAnalytics() }
 
     override func resolveUsersCacheDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("MyApp", isDirectory: true)
+        FileManager.default.temporaryDirectory.appendingPathComponent("MyApp")
     }
 }
 // end-snippet
