@@ -8,6 +8,7 @@ public enum RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
     ///   - tag: The requested tag, if any.
     case notRegistered(type: String, tag: RegistryTag?)
 
+    /// A one-line explanation that names the type and the tag.
     public var description: String {
         switch self {
         case .notRegistered(let type, nil):

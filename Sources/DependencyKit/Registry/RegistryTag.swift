@@ -37,6 +37,11 @@ public struct RegistryTag: Hashable, Sendable, CustomStringConvertible {
         return String(describing: base)
     }
 
+    /// Whether two tags hold equal values of the same type.
+    /// - Parameters:
+    ///   - lhs: A tag.
+    ///   - rhs: Another tag.
+    /// - Returns: `true` when both wrap the same type and the values are equal.
     public static func == (lhs: RegistryTag, rhs: RegistryTag) -> Bool {
         // Compared by exact type first: `AnyHashable` would call `1` and `UInt8(1)` the same tag.
         guard type(of: lhs.base) == type(of: rhs.base) else { return false }
@@ -44,6 +49,8 @@ public struct RegistryTag: Hashable, Sendable, CustomStringConvertible {
         return isEqual(lhs.base)
     }
 
+    /// Hashes the value together with its type, consistent with ``==(_:_:)``.
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type(of: base)))
         base.hash(into: &hasher)
