@@ -74,3 +74,12 @@ actor InMemoryUsersCache: UsersCacheStore {
         all = nil
     }
 }
+
+/// A users worker that knows nobody, for tests that only need a value of the type.
+struct UsersWorkerDouble: UsersWorkerType {
+    func fetchCurrent(token: Secret) async throws(UsersError) -> User { throw .notAuthenticated }
+    func cachedCurrent() async -> User? { nil }
+    func fetchAll(token: Secret) async throws(UsersError) -> [User] { [] }
+    func cachedAll() async -> [User]? { nil }
+    func clearCache() async throws(UsersError) {}
+}
