@@ -30,6 +30,18 @@ nonisolated class AppDependency: CoreDependency, AppDependencies, @unchecked Sen
 }
 // end-snippet
 
+extension AppDependency {
+    /// A shared instance, from a nonisolated container in a main-actor module.
+    func resolveSignInCounter() -> SignInCounter {
+        shared { SignInCounter() }
+    }
+
+    /// A factory for a main-actor module; the resolve is main-actor isolated like the module.
+    @MainActor func resolveProfileScreenFactory() -> ProfileScreen.Factory {
+        .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+    }
+}
+
 // snippet: concurrency-final-subclass
 nonisolated final class OfflineAppDependency: AppDependency, @unchecked Sendable {
     override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }

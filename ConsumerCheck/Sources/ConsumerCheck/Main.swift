@@ -39,6 +39,14 @@ enum Main {
         }
         check(names == ["Ada"], "a @MainActor view model reads AppCore's container through HasDependencies")
 
+        let app = AppDependency()
+        let counter = await Task.detached { app.resolveSignInCounter() }.value
+        await app.resolveSignInCounter().increment()
+        check(await counter.count == 1, "a shared instance is one per container, from any thread")
+
+        let screen = app.resolveProfileScreenFactory().create(payload: "u1")
+        check(screen.userID == "u1", "a factory creates a main-actor module on the main actor")
+
         let offline = await withDependencies(OfflineAppDependency()) {
             let model = ProfileViewModel()
             await model.load(token: Secret("token"))
