@@ -30,6 +30,7 @@ nonisolated class AppDependency: CoreDependency, AppDependencies, @unchecked Sen
 }
 // end-snippet
 
+// snippet: concurrency-shared-and-factory
 extension AppDependency {
     /// A shared instance, from a nonisolated container in a main-actor module.
     func resolveSignInCounter() -> SignInCounter {
@@ -41,6 +42,7 @@ extension AppDependency {
         .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
     }
 }
+// end-snippet
 
 // snippet: concurrency-final-subclass
 nonisolated final class OfflineAppDependency: AppDependency, @unchecked Sendable {
