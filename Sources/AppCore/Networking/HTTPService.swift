@@ -37,6 +37,12 @@ public struct HTTPService: HTTPServiceType {
         self.loader = .shared
     }
 
+    /// Sends a `GET` to `path` and decodes the JSON response.
+    /// - Parameters:
+    ///   - path: A path relative to the base URL, such as `/users/me`.
+    ///   - token: A bearer token, sent only to the base URL's origin.
+    /// - Returns: The decoded response.
+    /// - Throws: ``HTTPError``.
     public func get<Response: Decodable & Sendable>(
         _ path: String,
         token: Secret?
@@ -45,6 +51,13 @@ public struct HTTPService: HTTPServiceType {
         return try decode(try await perform(request.request, secrets: request.secrets))
     }
 
+    /// Sends a `POST` with a JSON body to `path` and decodes the JSON response.
+    /// - Parameters:
+    ///   - path: A path relative to the base URL.
+    ///   - body: The value to encode as the JSON body.
+    ///   - token: A bearer token, sent only to the base URL's origin.
+    /// - Returns: The decoded response.
+    /// - Throws: ``HTTPError``.
     public func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
         _ path: String,
         body: Body,
@@ -54,6 +67,12 @@ public struct HTTPService: HTTPServiceType {
         return try decode(try await perform(request.request, secrets: request.secrets))
     }
 
+    /// Sends a `POST` with a JSON body to `path`, ignoring any response body.
+    /// - Parameters:
+    ///   - path: A path relative to the base URL.
+    ///   - body: The value to encode as the JSON body.
+    ///   - token: A bearer token, sent only to the base URL's origin.
+    /// - Throws: ``HTTPError``.
     public func send<Body: Encodable & Sendable>(
         _ path: String,
         body: Body,

@@ -44,18 +44,28 @@ public struct UsersFileCacheStore: UsersCacheStore {
         var all: [User]?
     }
 
+    /// The cached current user, or `nil` if the file is missing, unreadable or has none.
     public func loadCurrent() async -> User? { load().current }
 
+    /// The cached list of users, or `nil` if the file is missing, unreadable or has none.
     public func loadAll() async -> [User]? { load().all }
 
+    /// Replaces the cached current user, keeping the cached list.
+    /// - Parameter current: The user to cache.
+    /// - Throws: ``UsersError/cacheWriteFailed(_:)``, with the previous file intact.
     public func save(current: User) async throws(UsersError) {
         try update { $0.current = current }
     }
 
+    /// Replaces the cached list of users, keeping the cached current user.
+    /// - Parameter all: The users to cache.
+    /// - Throws: ``UsersError/cacheWriteFailed(_:)``, with the previous file intact.
     public func save(all: [User]) async throws(UsersError) {
         try update { $0.all = all }
     }
 
+    /// Empties the cache file.
+    /// - Throws: ``UsersError/cacheWriteFailed(_:)``, with the previous file intact.
     public func clear() async throws(UsersError) {
         try update { $0 = Contents() }
     }
