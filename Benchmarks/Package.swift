@@ -41,7 +41,7 @@ let package = Package(
             path: "Benchmarks/DependencyKitBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

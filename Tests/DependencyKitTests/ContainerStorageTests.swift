@@ -14,10 +14,11 @@ private final class CountedCore: DependencyContainer, CountedDependency, @unchec
 private let madeDefaults = Locked(0)
 private enum CountedInjector: DependencyInjecting {
     static let storage = ContainerStorage<any CountedDependency> {
-        CountedCore(serial: madeDefaults.withLock { count in
-            count += 1
-            return count
-        })
+        CountedCore(
+            serial: madeDefaults.withLock { count in
+                count += 1
+                return count
+            })
     }
 }
 
@@ -27,10 +28,11 @@ private func serial(_ container: any CountedDependency) -> Int { (container as! 
 struct ContainerStorageTests {
     @Test func defaultIsMadeOnceEvenWhenManyThreadsReadFirst() async {
         let storage = ContainerStorage<any CountedDependency> {
-            CountedCore(serial: madeDefaults.withLock { count in
-                count += 1
-                return count
-            })
+            CountedCore(
+                serial: madeDefaults.withLock { count in
+                    count += 1
+                    return count
+                })
         }
         let before = madeDefaults.withLock { $0 }
         let serials = await withTaskGroup(of: Int.self) { group in

@@ -97,7 +97,10 @@ struct ScopingTests {
         let during = storage.liveScopes.loadRelaxed()
         #expect(during >= 1)
         let escaped = ScopeFrame.$current.withValue(frame) {
-            Task { try? await Task.sleep(nanoseconds: 1_000_000); return OtherInjector.dependencies.resolveName() }
+            Task {
+                try? await Task.sleep(nanoseconds: 1_000_000)
+                return OtherInjector.dependencies.resolveName()
+            }
         }
         // The unstructured task outlives `withValue` and still sees its scope.
         let seen = await escaped.value
