@@ -26,7 +26,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ARTICLE_ROOTS = [ROOT / "Docs"]
+ARTICLE_ROOTS = [ROOT / "Docs", ROOT / "README.md"]
 SNIPPET_ROOTS = [ROOT / "Tests" / "DocumentationSnippets", ROOT / "ConsumerCheck" / "Sources", ROOT / "ConsumerCheck" / "Tests"]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")
@@ -78,7 +78,7 @@ def collect_snippets(errors):
 def check_articles(snippets, errors):
     used, blocks = set(), 0
     for root in ARTICLE_ROOTS:
-        for path in sorted(root.rglob("*.md")):
+        for path in [root] if root.is_file() else sorted(root.rglob("*.md")):
             lines = path.read_text().splitlines()
             index = 0
             while index < len(lines):
