@@ -3,7 +3,7 @@ import PackageDescription
 
 // Benchmarks live in their own package so that the library's manifest stays dependency-free.
 // Run them with `swift package benchmark` from this folder
-// (see Docs/DependencyKit.docc/Performance.md).
+// (see Sources/DependencyKit/DependencyKit.docc/Articles/Performance.md).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),

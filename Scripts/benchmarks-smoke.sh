@@ -4,7 +4,7 @@
 # A smoke pass, not a measurement: it proves that each benchmark still builds, runs and resolves
 # the graph it claims to (a benchmark that builds the wrong graph fails the run). It judges no
 # timing; timings on a shared CI machine mean nothing. For real numbers see
-# Docs/DependencyKit.docc/Performance.md.
+# Sources/DependencyKit/DependencyKit.docc/Articles/Performance.md.
 #
 # Usage: Scripts/benchmarks-smoke.sh   (from anywhere; exits non-zero on any failure)
 set -euo pipefail

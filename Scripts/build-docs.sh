@@ -3,10 +3,11 @@
 # warning: an unresolved link, a bad parameter list, or a public symbol without a /// comment.
 #
 #   Scripts/build-docs.sh                   # writes .build-docs/DependencyKit.doccarchive
-#   docc preview Docs/DependencyKit.docc --additional-symbol-graph-dir .build-docs/symbol-graphs
+#   docc preview .build-docs/DependencyKit.docc --additional-symbol-graph-dir .build-docs/symbol-graphs
 #
-# One catalog documents all three library modules: DocC places the articles under the module
-# the catalog is named after (DependencyKit) and gives AppCore and DependencyKitTesting their
+# Each library target carries its own catalog (Sources/<Module>/<Module>.docc), where Xcode, the
+# docc plugin and the Swift Package Index find it. This script merges the three into one archive:
+# DocC places the articles under DependencyKit and gives AppCore and DependencyKitTesting their
 # own pages in the same archive, so links between them resolve (``AppCore/CoreDependency``).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +44,15 @@ done
 status=0
 python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}" || status=1
 
-docc convert Docs/DependencyKit.docc \
+# The merged catalog: DependencyKit's, plus the landing pages of the other two modules.
+merged=$out/DependencyKit.docc
+rm -rf "$merged"
+cp -R Sources/DependencyKit/DependencyKit.docc "$merged"
+for module in AppCore DependencyKitTesting; do
+    cp Sources/$module/$module.docc/*.md "$merged/"
+done
+
+docc convert "$merged" \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name DependencyKit \
     --fallback-bundle-identifier DependencyKit \

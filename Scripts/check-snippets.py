@@ -26,7 +26,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ARTICLE_ROOTS = [ROOT / "Docs", ROOT / "README.md"]
+ARTICLE_ROOTS = sorted(ROOT.glob("Sources/*/*.docc")) + [ROOT / "Examples" / "README.md", ROOT / "README.md"]
 SNIPPET_ROOTS = [ROOT / "Tests" / "DocumentationSnippets", ROOT / "ConsumerCheck" / "Sources", ROOT / "ConsumerCheck" / "Tests"]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")

@@ -15,10 +15,10 @@ struct DiagnosticsAppCoreGraphTests {
         }.graph
     }
 
-    /// `Docs/Images/appcore-graph.dot`, found from this file's location in the repository.
+    /// `Sources/DependencyKit/DependencyKit.docc/Resources/appcore-graph.dot`, found from this file's location in the repository.
     static let committedDOT = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
-        .appendingPathComponent("../../Docs/Images/appcore-graph.dot")
+        .appendingPathComponent("../../Sources/DependencyKit/DependencyKit.docc/Resources/appcore-graph.dot")
         .standardizedFileURL
 
     @Test func graphNamesEveryResolveWithWhatItReturned() {
@@ -53,7 +53,7 @@ struct DiagnosticsAppCoreGraphTests {
             try dot.write(to: Self.committedDOT, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOf: Self.committedDOT, encoding: .utf8)
-        #expect(committed == dot, "Docs/Images/appcore-graph.dot is stale: run Scripts/render-graph.sh")
+        #expect(committed == dot, "Sources/DependencyKit/DependencyKit.docc/Resources/appcore-graph.dot is stale: run Scripts/render-graph.sh")
     }
 }
 
