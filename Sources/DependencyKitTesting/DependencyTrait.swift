@@ -18,6 +18,25 @@ public import Testing
 ///
 /// The global container is never touched. Work that escapes the test's task tree
 /// (`Task.detached`, a `DispatchQueue` closure) must capture a ``DependencyKit/DependencyContext``.
+///
+/// ## The test guard
+///
+/// The trait also guards the test against reaching production by accident. While it runs:
+///
+/// - **Live leaves.** A resolve built with `live {}` (the network, the disk, the clock) that the
+///   test's container serves with production code records an issue naming the resolve, the
+///   container and the override to write. Add ``DependencyGuardExemption/allowsLiveDependencies``
+///   to a test or suite that means to go live.
+/// - **Escaped work.** A resolution served by a *global* container to work that escaped a test's
+///   scope (`Task.detached`, a `DispatchQueue` closure) records an issue with the resolution
+///   chain and the ``DependencyKit/DependencyContext`` fix.
+/// - **Global installs.** Installing a global container of the same injector, from any test, while
+///   tests scoped by this trait run records an issue at the install naming `.dependencies(...)`.
+///   Add ``DependencyGuardExemption/allowsGlobalInstalls`` to a test that swaps the global on
+///   purpose.
+///
+/// None of it runs outside tests: production code never creates a guard, and its resolutions
+/// take the same path as before.
 public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteTrait, TestScoping {
     private let makeContainer: @Sendable () -> Container
 
@@ -42,10 +61,72 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        TestGuardReporting.install()
+        let context = TestContext(testScopes: Container.Injector.storage.testScopes) { message in
+            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+        }
         try await withDependencies(makeContainer()) {
+            try await TestContext.$current.withValue(context) {
+                try await function()
+            }
+        }
+    }
+}
+
+/// Where the test guard reports findings that belong to no guarded test.
+enum TestGuardReporting {
+    /// Installs the handlers once per process.
+    static func install() {
+        TestGuard.setHandlers(
+            TestGuard.Handlers(
+                escapedWork: { message in
+                    // A test that is not scoped by the trait may read the global on purpose; work
+                    // that left every test's task tree has no current test at all.
+                    if Test.current == nil { Issue.record(Comment(rawValue: message)) }
+                },
+                globalInstall: { message in Issue.record(Comment(rawValue: message)) }
+            )
+        )
+    }
+}
+
+/// A trait that exempts a test or suite from one check of the test guard.
+///
+/// ```swift
+/// @Test(.dependencies(EndToEndDependency()), .allowsLiveDependencies)
+/// func signsUpAgainstTheRealServer() async throws { ... }
+/// ```
+public struct DependencyGuardExemption: TestTrait, SuiteTrait, TestScoping {
+    let exemptions: TestGuard.Exemptions
+
+    /// Applied to a suite, the exemption applies to every test in it.
+    public var isRecursive: Bool { true }
+
+    /// Scopes each test case.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test case with the exemption in effect.
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await TestGuard.Exemptions.$current.withValue(TestGuard.Exemptions.current.union(exemptions)) {
             try await function()
         }
     }
+}
+
+extension Trait where Self == DependencyGuardExemption {
+    /// Lets the test's container serve live leaves (`live {}`) with production code: for
+    /// end-to-end tests that mean to reach the network or the disk.
+    public static var allowsLiveDependencies: Self { DependencyGuardExemption(exemptions: .liveDependencies) }
+
+    /// Lets the test install global containers while tests scoped to the same injector run: for
+    /// tests of the global swap itself.
+    public static var allowsGlobalInstalls: Self { DependencyGuardExemption(exemptions: .globalInstalls) }
 }
 
 extension Trait {

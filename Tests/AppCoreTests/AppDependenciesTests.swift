@@ -1,4 +1,5 @@
 import AppCore
+import Foundation
 import DependencyKit
 import DependencyKitTesting
 import Testing
@@ -43,7 +44,8 @@ struct WelcomeViewModel: HasAppDependencies {
 
 private final class TestAppDependency: AppDependency, @unchecked Sendable {
     override func resolveSalutation() -> String { "Howdy" }
-    override func resolveHTTPService() -> any HTTPServiceType { StubHTTPService(marker: "app") }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { StubHTTPService(marker: "app") } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
 }
 
 struct AppDependenciesTests {

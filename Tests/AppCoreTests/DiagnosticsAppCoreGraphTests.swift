@@ -24,16 +24,16 @@ struct DiagnosticsAppCoreGraphTests {
     @Test func graphNamesEveryResolveWithWhatItReturned() {
         #expect(
             Self.appCoreGraph().renderText() == """
-                resolveAuthenticationWorker() → AuthenticationWorker [fresh, CoreDependency]
-                └─ resolveAuthenticationService() → AuthenticationNetworkService [fresh, CoreDependency]
-                   └─ resolveHTTPService() → HTTPService [fresh, CoreDependency]
+                resolveAuthenticationWorker() → AuthenticationWorker as AuthenticationWorkerType [fresh, CoreDependency]
+                └─ resolveAuthenticationService() → AuthenticationNetworkService as AuthenticationService [fresh, CoreDependency]
+                   └─ resolveHTTPService() → HTTPService as HTTPServiceType [live, CoreDependency]
                       └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, CoreDependency]
-                resolveUsersWorker() → UsersWorker [fresh, CoreDependency]
-                ├─ resolveUsersStore() → UsersNetworkStore [fresh, CoreDependency]
-                │  └─ resolveHTTPService() → HTTPService [fresh, CoreDependency]
+                resolveUsersWorker() → UsersWorker as UsersWorkerType [fresh, CoreDependency]
+                ├─ resolveUsersStore() → UsersNetworkStore as UsersStore [fresh, CoreDependency]
+                │  └─ resolveHTTPService() → HTTPService as HTTPServiceType [live, CoreDependency]
                 │     └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, CoreDependency]
-                └─ resolveUsersCache() → UsersFileCacheStore [fresh, CoreDependency]
-                   └─ resolveUsersCacheDirectory() → URL [fresh, CoreDependency]
+                └─ resolveUsersCache() → UsersFileCacheStore as UsersCacheStore [fresh, CoreDependency]
+                   └─ resolveUsersCacheDirectory() → URL [live, CoreDependency]
                 """
         )
     }

@@ -3,7 +3,7 @@ import DependencyKit
 import Testing
 
 /// A double that conforms to `Dependency` directly and implements one method.
-private final class OnlyHTTPDouble: DependencyContainer, Dependency, @unchecked Sendable {
+private final class OnlyHTTPDouble: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
     let http: StubHTTPService
     init(http: StubHTTPService) {
         self.http = http
@@ -13,7 +13,7 @@ private final class OnlyHTTPDouble: DependencyContainer, Dependency, @unchecked 
 }
 
 /// A double that replaces the cache and decorates the default users store.
-private final class CacheDouble: DependencyContainer, Dependency, @unchecked Sendable {
+private final class CacheDouble: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
     let http = StubHTTPService(marker: "cache-double")
     let cache = InMemoryUsersCache()
     func resolveHTTPService() -> any HTTPServiceType { http }
@@ -42,7 +42,7 @@ struct DirectConformanceTests {
     @Test func defaultBuildersLetAnOverrideDecorateTheDefault() {
         let double = OnlyHTTPDouble(http: StubHTTPService(marker: "d"))
         // The default builder is reachable even where a method overrides it, like `super`.
-        #expect(double.defaultHTTPService() is HTTPService)
+        #expect(double.makeHTTPService() is HTTPService)
         #expect(double.resolveHTTPService() is StubHTTPService)
     }
 }

@@ -1,11 +1,13 @@
 import AppCore
+import Foundation
 import DependencyKit
 import DependencyKitTesting
 import Testing
 
 private final class MarkedDependency: CoreDependency, @unchecked Sendable {
     let http = StubHTTPService(marker: "has-dependencies")
-    override func resolveHTTPService() -> any HTTPServiceType { http }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
 }
 
 private struct LoginViewModel: HasDependencies {

@@ -1,5 +1,6 @@
 import AppCore
 import DependencyKit
+import DependencyKitTesting
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ private final class NumberedDependency: CoreDependency, @unchecked Sendable {
 /// The blog's unsynchronised global crashes under this load ("deallocated with non-zero retain
 /// count"); ours must stay correct and TSan-clean.
 struct InjectorStressTests {
-    @Test func swappingTheGlobalWhileManyTasksResolveAndScopedTasksRun() async {
+    @Test(.allowsGlobalInstalls) func swappingTheGlobalWhileManyTasksResolveAndScopedTasksRun() async {
         let swaps = 200
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

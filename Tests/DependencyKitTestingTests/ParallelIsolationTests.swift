@@ -26,7 +26,7 @@ private let containersSeen = Locked([ObjectIdentifier: SerialDependency]())
 private func currentSerial() -> Int? { (DependencyInjector.dependencies as? SerialDependency)?.serial }
 
 struct ParallelIsolationTests {
-    @Test(.dependencies(SerialDependency()), arguments: 0..<128)
+    @Test(.dependencies(SerialDependency()), .allowsGlobalInstalls, arguments: 0..<128)
     func eachParallelTestCaseSeesOnlyItsOwnContainer(_ index: Int) async throws {
         let mine = try #require(DependencyInjector.dependencies as? SerialDependency)
         let isNew = containersSeen.withLock { seen in

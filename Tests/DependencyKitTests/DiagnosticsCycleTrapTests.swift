@@ -54,10 +54,10 @@ struct DiagnosticsCycleTrapTests {
         #expect(
             output.contains(
                 """
-                Dependency cycle: Report → Formatter → Report
-                  Factory.create(payload:) -> Report [factory]
+                Dependency cycle: Formatter → Report → Formatter
                   resolveFormatter() -> Formatter [fresh, ReportingContainer]
                   Factory.create(payload:) -> Report [factory]
+                  resolveFormatter() -> Formatter [fresh, ReportingContainer]
                 """
             ),
             "\(output)"

@@ -104,6 +104,6 @@ struct DiagnosticsRenderingTests {
 /// A resolve whose name and type need escaping in every format.
 private final class Oddities: DependencyContainer, @unchecked Sendable {
     func resolveOddity() -> [Int] {
-        fresh("make \"special\" <T> #1 & \\ done\\n") { [1, 2] }
+        fresh(name: "make \"special\" <T> #1 & \\ done\\n") { [1, 2] }
     }
 }

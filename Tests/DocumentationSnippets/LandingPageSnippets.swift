@@ -1,11 +1,16 @@
 import AppCore
+import Foundation
+import DependencyKit
 import DependencyKitTesting
 import Testing
 
 // snippet: landing-page
 final class OfflineDependency: CoreDependency, @unchecked Sendable {
     override func resolveHTTPService() -> any HTTPServiceType {
-        OfflineHTTPService()
+        fresh { OfflineHTTPService() }
+    }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("Offline") }
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
 // snippet: overriding-subclass
 final class StagingDependency: CoreDependency, @unchecked Sendable {
     override func resolveHTTPConfiguration() -> HTTPConfiguration {
-        HTTPConfiguration(baseURL: URL(string: "https://staging.example.com")!)
+        fresh { HTTPConfiguration(baseURL: URL(string: "https://staging.example.com")!) }
     }
 }
 // end-snippet
@@ -17,43 +17,39 @@ final class StagingDependency: CoreDependency, @unchecked Sendable {
 // snippet: overriding-super
 final class ImpatientDependency: CoreDependency, @unchecked Sendable {
     override func resolveHTTPConfiguration() -> HTTPConfiguration {
-        var configuration = super.resolveHTTPConfiguration()
-        configuration.timeout = 5
-        return configuration
+        fresh {
+            var configuration = super.resolveHTTPConfiguration()
+            configuration.timeout = 5
+            return configuration
+        }
     }
 }
 // end-snippet
 
 // snippet: overriding-direct-conformance
-final class CannedNetworkDependency: DependencyContainer, Dependency, @unchecked Sendable {
+final class CannedNetworkDependency: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
     let http = CannedHTTPService()
 
-    func resolveHTTPService() -> any HTTPServiceType { http }
-    func resolveUsersCache() -> any UsersCacheStore { InMemoryUsersCache() }
+    func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
+    func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
+    func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 // end-snippet
 
 // snippet: overriding-default-builder
-final class ShortTimeoutDependency: DependencyContainer, Dependency, @unchecked Sendable {
+final class ShortTimeoutDependency: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
     func resolveHTTPConfiguration() -> HTTPConfiguration {
-        var configuration = defaultHTTPConfiguration()
-        configuration.timeout = 1
-        return configuration
+        fresh {
+            var configuration = makeHTTPConfiguration()
+            configuration.timeout = 1
+            return configuration
+        }
     }
 }
 // end-snippet
 
-// snippet: overriding-pitfall
-class DefaultsOnlyDependency: DependencyContainer, Dependency, @unchecked Sendable {}
-
-final class IgnoredOverrideDependency: DefaultsOnlyDependency, @unchecked Sendable {
-    // Not an override: the superclass has no such method, only the protocol extension does.
-    func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
-}
-// end-snippet
-
 @Suite struct OverridingTests {
-    @Test(.dependencies(StagingDependency()))
+    @Test(.dependencies(StagingDependency()), .allowsLiveDependencies)
     func overridingTheConfigurationReachesEveryHTTPService() throws {
         let service = try #require(DependencyInjector.dependencies.resolveHTTPService() as? HTTPService)
         #expect(service.configuration.baseURL.host == "staging.example.com")
@@ -80,9 +76,12 @@ final class IgnoredOverrideDependency: DefaultsOnlyDependency, @unchecked Sendab
         #expect(service.configuration.timeout == 1)
     }
 
-    @Test func aSubclassCannotReplaceAResolveItsSuperclassGotFromTheDefaults() {
-        let container: any Dependency = IgnoredOverrideDependency()
-        #expect(container.resolveHTTPService() is HTTPService)
-        #expect(IgnoredOverrideDependency().resolveHTTPService() is OfflineHTTPService)
+    @Test func overridesAreTracedAsTheSubclasssOwnAndTheRestAsInherited() throws {
+        let (_, graph) = Diagnostics.trace { StagingDependency().resolveUsersStore() }
+        let configuration = try #require(graph.nodes.first { $0.name == "resolveHTTPConfiguration()" })
+        let store = try #require(graph.nodes.first { $0.name == "resolveUsersStore()" })
+        #expect(configuration.isImplementedByContainer)
+        #expect(store.implementer == "CoreDependency")
+        #expect(store.container == "StagingDependency")
     }
 }

@@ -12,8 +12,9 @@ import XCTest
 class TestDependency: CoreDependency, @unchecked Sendable {
     let http = CannedHTTPService()
 
-    override func resolveHTTPService() -> any HTTPServiceType { http }
-    override func resolveUsersCache() -> any UsersCacheStore { InMemoryUsersCache() }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
+    override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 // end-snippet
 

@@ -1,19 +1,29 @@
 public import DependencyKit
 public import Foundation
 
-/// AppCore's container: one resolve method per dependency, each with a default.
+/// AppCore's container: one resolve method per dependency.
 ///
-/// Conform to it directly with a class to get a test double that implements only what a test
-/// needs; every other resolve comes from the defaults below, and because the defaults build
-/// the graph by calling `self`'s resolves, your one method cascades into everything built on
-/// it. For an app, subclass ``CoreDependency`` instead.
+/// The construction logic lives once, in the `makeX()` builders below, which build each value
+/// from `self`'s other resolves. ``CoreDependency`` implements every resolve by calling its
+/// builder inside `fresh {}` or `live {}`; because the class must implement every requirement
+/// itself, a resolve it forgot is a compile error, never an override that is silently ignored.
+/// Subclass ``CoreDependency`` to change the graph.
+///
+/// For a test double that implements only what a test needs, adopt `PartialContainer` too:
+/// every other resolve then comes from the defaults in the extension constrained to it, and
+/// because the defaults build the graph by calling `self`'s resolves, your one method cascades
+/// into everything built on it.
 ///
 /// ```swift
-/// final class OfflineDependency: DependencyContainer, Dependency, @unchecked Sendable {
-///     func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+/// final class OfflineDependency: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
+///     func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
 /// }
 /// // resolveUsersWorker() now builds a UsersWorker over OfflineHTTPService.
 /// ```
+///
+/// ``resolveHTTPService()`` and ``resolveUsersCacheDirectory()`` are the graph's live leaves —
+/// the network and the disk — built with `live {}`: inside a test guarded by DependencyKitTesting,
+/// serving either with production code records a test issue that names the override to write.
 ///
 /// The blog post this pattern comes from overloads `resolveService()` and `resolveWorker()`
 /// by return type; here every resolve has its own name:
@@ -27,88 +37,84 @@ public import Foundation
 /// | `resolveCache() -> UsersStore` | ``resolveUsersCache()`` |
 /// | `resolveWorker() -> UsersWorkerType` | ``resolveUsersWorker()`` |
 public protocol Dependency: InjectableContainer where Injector == DependencyInjector {
-    /// Where the server is and how to talk to it.
+    /// Where the server is and how to talk to it; built by ``makeHTTPConfiguration()``.
     func resolveHTTPConfiguration() -> HTTPConfiguration
-    /// The HTTP service every network type is built on.
+    /// The HTTP service every network type is built on; built by ``makeHTTPService()``. A live leaf.
     func resolveHTTPService() -> any HTTPServiceType
-    /// The authentication endpoints.
+    /// The authentication endpoints; built by ``makeAuthenticationService()``.
     func resolveAuthenticationService() -> any AuthenticationService
-    /// What screens call to sign up, log in and log out.
+    /// What screens call to sign up, log in and log out; built by ``makeAuthenticationWorker()``.
     func resolveAuthenticationWorker() -> any AuthenticationWorkerType
-    /// Where users come from: the server.
+    /// Where users come from: the server; built by ``makeUsersStore()``.
     func resolveUsersStore() -> any UsersStore
-    /// The directory the users cache lives in.
+    /// The directory the users cache lives in; built by ``makeUsersCacheDirectory()``. A live leaf.
     func resolveUsersCacheDirectory() -> URL
-    /// The local copy of the last users fetched.
+    /// The local copy of the last users fetched; built by ``makeUsersCache()``.
     func resolveUsersCache() -> any UsersCacheStore
-    /// What screens call to get users.
+    /// What screens call to get users; built by ``makeUsersWorker()``.
     func resolveUsersWorker() -> any UsersWorkerType
 }
 
-// The default graph, written once. Each `resolveX()` default calls `defaultX()`; the
-// `defaultX()` builders are public so that an override can decorate the default, the way a
-// subclass would call `super`. Each builds inside `fresh("resolveX()")`, so cycle reports and
-// traced graphs name the resolve, not the builder.
+// The graph, written once. Each builder makes one dependency from `self`'s resolves, so an
+// override of any resolve reaches everything built on it. The builders are public so that an
+// override can decorate the default: `fresh { LoggingCache(makeUsersCache()) }`.
 extension Dependency {
-    /// Returns ``defaultHTTPConfiguration()``; conformances replace it to change the graph.
-    public func resolveHTTPConfiguration() -> HTTPConfiguration { defaultHTTPConfiguration() }
-    /// Returns ``defaultHTTPService()``; conformances replace it to change the graph.
-    public func resolveHTTPService() -> any HTTPServiceType { defaultHTTPService() }
-    /// Returns ``defaultAuthenticationService()``; conformances replace it to change the graph.
-    public func resolveAuthenticationService() -> any AuthenticationService { defaultAuthenticationService() }
-    /// Returns ``defaultAuthenticationWorker()``; conformances replace it to change the graph.
-    public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { defaultAuthenticationWorker() }
-    /// Returns ``defaultUsersStore()``; conformances replace it to change the graph.
-    public func resolveUsersStore() -> any UsersStore { defaultUsersStore() }
-    /// Returns ``defaultUsersCacheDirectory()``; conformances replace it to change the graph.
-    public func resolveUsersCacheDirectory() -> URL { defaultUsersCacheDirectory() }
-    /// Returns ``defaultUsersCache()``; conformances replace it to change the graph.
-    public func resolveUsersCache() -> any UsersCacheStore { defaultUsersCache() }
-    /// Returns ``defaultUsersWorker()``; conformances replace it to change the graph.
-    public func resolveUsersWorker() -> any UsersWorkerType { defaultUsersWorker() }
-
     /// The default configuration: ``HTTPConfiguration/default``.
-    public func defaultHTTPConfiguration() -> HTTPConfiguration {
-        fresh("resolveHTTPConfiguration()") { .default }
+    public func makeHTTPConfiguration() -> HTTPConfiguration { .default }
+
+    /// An ``HTTPService`` with ``resolveHTTPConfiguration()``.
+    public func makeHTTPService() -> any HTTPServiceType {
+        HTTPService(configuration: resolveHTTPConfiguration())
     }
 
-    /// The default HTTP service: an ``HTTPService`` with ``resolveHTTPConfiguration()``.
-    public func defaultHTTPService() -> any HTTPServiceType {
-        fresh("resolveHTTPService()") { HTTPService(configuration: resolveHTTPConfiguration()) }
+    /// An ``AuthenticationNetworkService`` over ``resolveHTTPService()``.
+    public func makeAuthenticationService() -> any AuthenticationService {
+        AuthenticationNetworkService(httpService: resolveHTTPService())
     }
 
-    /// The default authentication service: an ``AuthenticationNetworkService`` over
-    /// ``resolveHTTPService()``.
-    public func defaultAuthenticationService() -> any AuthenticationService {
-        fresh("resolveAuthenticationService()") { AuthenticationNetworkService(httpService: resolveHTTPService()) }
+    /// An ``AuthenticationWorker`` over ``resolveAuthenticationService()``.
+    public func makeAuthenticationWorker() -> any AuthenticationWorkerType {
+        AuthenticationWorker(service: resolveAuthenticationService())
     }
 
-    /// The default authentication worker: an ``AuthenticationWorker`` over
-    /// ``resolveAuthenticationService()``.
-    public func defaultAuthenticationWorker() -> any AuthenticationWorkerType {
-        fresh("resolveAuthenticationWorker()") { AuthenticationWorker(service: resolveAuthenticationService()) }
+    /// A ``UsersNetworkStore`` over ``resolveHTTPService()``.
+    public func makeUsersStore() -> any UsersStore {
+        UsersNetworkStore(httpService: resolveHTTPService())
     }
 
-    /// The default users store: a ``UsersNetworkStore`` over ``resolveHTTPService()``.
-    public func defaultUsersStore() -> any UsersStore {
-        fresh("resolveUsersStore()") { UsersNetworkStore(httpService: resolveHTTPService()) }
+    /// `AppCore` inside the system's temporary directory.
+    public func makeUsersCacheDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("AppCore", isDirectory: true)
     }
 
-    /// The default cache directory: `AppCore` inside the system's temporary directory.
-    public func defaultUsersCacheDirectory() -> URL {
-        fresh("resolveUsersCacheDirectory()") {
-            FileManager.default.temporaryDirectory.appendingPathComponent("AppCore", isDirectory: true)
-        }
+    /// A ``UsersFileCacheStore`` in ``resolveUsersCacheDirectory()``.
+    public func makeUsersCache() -> any UsersCacheStore {
+        UsersFileCacheStore(directory: resolveUsersCacheDirectory())
     }
 
-    /// The default users cache: a ``UsersFileCacheStore`` in ``resolveUsersCacheDirectory()``.
-    public func defaultUsersCache() -> any UsersCacheStore {
-        fresh("resolveUsersCache()") { UsersFileCacheStore(directory: resolveUsersCacheDirectory()) }
+    /// A ``UsersWorker`` over ``resolveUsersStore()`` and ``resolveUsersCache()``.
+    public func makeUsersWorker() -> any UsersWorkerType {
+        UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache())
     }
+}
 
-    /// The default users worker: a ``UsersWorker`` over ``resolveUsersStore()`` and
-    /// ``resolveUsersCache()``.
-    public func defaultUsersWorker() -> any UsersWorkerType {
-        fresh("resolveUsersWorker()") { UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache()) }
-    }
+// The defaults, for partial containers (test doubles) only: the production class implements
+// every resolve itself, so that it cannot forget one.
+extension Dependency where Self: PartialContainer {
+    /// ``makeHTTPConfiguration()``, fresh on each call.
+    public func resolveHTTPConfiguration() -> HTTPConfiguration { fresh(makeHTTPConfiguration) }
+    /// ``makeHTTPService()``, a live leaf.
+    public func resolveHTTPService() -> any HTTPServiceType { live(makeHTTPService) }
+    /// ``makeAuthenticationService()``, fresh on each call.
+    public func resolveAuthenticationService() -> any AuthenticationService { fresh(makeAuthenticationService) }
+    /// ``makeAuthenticationWorker()``, fresh on each call.
+    public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh(makeAuthenticationWorker) }
+    /// ``makeUsersStore()``, fresh on each call.
+    public func resolveUsersStore() -> any UsersStore { fresh(makeUsersStore) }
+    /// ``makeUsersCacheDirectory()``, a live leaf.
+    public func resolveUsersCacheDirectory() -> URL { live(makeUsersCacheDirectory) }
+    /// ``makeUsersCache()``, fresh on each call.
+    public func resolveUsersCache() -> any UsersCacheStore { fresh(makeUsersCache) }
+    /// ``makeUsersWorker()``, fresh on each call.
+    public func resolveUsersWorker() -> any UsersWorkerType { fresh(makeUsersWorker) }
 }

@@ -5,7 +5,9 @@ public import DependencyKitAtomics
 /// The process-wide word that gates every diagnostic: read once per resolution, relaxed.
 ///
 /// Bit 0 records that cycle checking differs from the build's default (on in debug builds,
-/// off in release builds); the bits above count live traces, two per trace. The word holds
+/// off in release builds); bits 1–15 count live traces; the bits from 16 up count live test
+/// contexts (DependencyKitTesting's guard), so that every resolution inside a guarded test takes
+/// the diagnosed path while production code never does. The word holds
 /// ``idle`` exactly when there is nothing to do, so the hot path is one relaxed load and one
 /// compare against a constant.
 @usableFromInline
@@ -14,6 +16,8 @@ enum DiagnosticsWord {
     static let toggledBit = 1
     /// What one live trace adds.
     static let traceUnit = 2
+    /// What one live test context adds.
+    static let testContextUnit = 1 << 16
 
     /// Whether this build of DependencyKit checks cycles unless told otherwise.
     @inlinable
@@ -40,7 +44,10 @@ enum DiagnosticsWord {
     }
 
     /// Whether any trace is live, given a loaded word.
-    static func isTracing(_ word: Int) -> Bool { word >= traceUnit }
+    static func isTracing(_ word: Int) -> Bool { word & (testContextUnit - traceUnit) != 0 }
+
+    /// Whether any test context is live, given a loaded word.
+    static func hasTestContexts(_ word: Int) -> Bool { word >= testContextUnit }
 
     static func load() -> Int { dk_diagnostics_load_relaxed() }
 
@@ -55,4 +62,8 @@ enum DiagnosticsWord {
     static func beginTrace() { dk_diagnostics_fetch_add(traceUnit) }
 
     static func endTrace() { dk_diagnostics_fetch_add(-traceUnit) }
+
+    static func beginTestContext() { dk_diagnostics_fetch_add(testContextUnit) }
+
+    static func endTestContext() { dk_diagnostics_fetch_add(-testContextUnit) }
 }

@@ -1,3 +1,5 @@
+public import DependencyKitAtomics
+
 /// Every resolution the engine performs passes through here.
 ///
 /// This is the single hook for cycle detection and tracing. With both off it is one relaxed
@@ -21,10 +23,42 @@ package func withResolution<T>(
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
+    implementer: (any AnyObject.Type)? = nil,
+    _ body: () throws -> T
+) rethrows -> T {
+    // Two thread-local increments: in every build, a resolution nested deeper than any real graph
+    // is diagnosed as a cycle instead of overflowing the stack (see `RunawayResolution`).
+    let depth = dk_resolution_depth_enter()
+    defer { dk_resolution_depth_exit() }
+    if _slowPath(DiagnosticsWord.isActive || depth > RunawayResolution.depthLimit) {
+        return try diagnosedResolution(
+            name,
+            of: type,
+            lifetime: lifetime,
+            container: container,
+            implementer: implementer,
+            depth: depth,
+            body
+        )
+    }
+    return try body()
+}
+
+/// The hook for resolutions that carry a run-time payload (a `Factory`'s `create`, a
+/// `Configurator`'s `configure`): traced like any other, never taken for a cycle.
+///
+/// Each call has its own payload, so a module that creates modules of its own kind (a tree node
+/// creating its children, a folder page creating a section that creates a folder page) is
+/// recursion that ends, not a resolution requiring itself.
+@inlinable
+package func withPayloadResolution<T>(
+    _ name: String,
+    of type: T.Type,
+    lifetime: ResolutionLifetime,
     _ body: () throws -> T
 ) rethrows -> T {
     if _slowPath(DiagnosticsWord.isActive) {
-        return try diagnosedResolution(name, of: type, lifetime: lifetime, container: container, body)
+        return try diagnosedPayloadResolution(name, of: type, lifetime: lifetime, body)
     }
     return try body()
 }
@@ -36,6 +70,7 @@ package func withResolution<T>(
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
+    implementer: (any AnyObject.Type)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> T
 ) async rethrows -> T {
@@ -45,6 +80,7 @@ package func withResolution<T>(
             of: type,
             lifetime: lifetime,
             container: container,
+            implementer: implementer,
             isolation: isolation,
             body
         )
@@ -127,9 +163,37 @@ func diagnosedResolution<T>(
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
+    implementer: (any AnyObject.Type)?,
+    depth: Int,
     _ body: () throws -> T
 ) rethrows -> T {
-    guard let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container) else {
+    if depth > RunawayResolution.depthLimit {
+        RunawayResolution.record(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    }
+    guard DiagnosticsWord.isActive else { return try body() }
+    let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()) {
+        TestGuard.inspect(
+            name,
+            of: type,
+            lifetime: lifetime,
+            container: container,
+            implementer: implementer,
+            chain: frame?.liveChain ?? []
+        )
+    }
+    guard let frame else { return try body() }
+    return try frame.run(body)
+}
+
+@usableFromInline
+func diagnosedPayloadResolution<T>(
+    _ name: String,
+    of type: T.Type,
+    lifetime: ResolutionLifetime,
+    _ body: () throws -> T
+) rethrows -> T {
+    guard let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: nil) else {
         return try body()
     }
     return try frame.run(body)
@@ -141,12 +205,22 @@ func diagnosedResolution<T>(
     of type: T.Type,
     lifetime: ResolutionLifetime,
     container: AnyObject?,
+    implementer: (any AnyObject.Type)?,
     isolation: isolated (any Actor)?,
     _ body: () async throws -> T
 ) async rethrows -> T {
-    guard let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container) else {
-        return try await body()
+    let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()) {
+        TestGuard.inspect(
+            name,
+            of: type,
+            lifetime: lifetime,
+            container: container,
+            implementer: implementer,
+            chain: frame?.liveChain ?? []
+        )
     }
+    guard let frame else { return try await body() }
     return try await frame.run(isolation: isolation, body)
 }
 

@@ -20,6 +20,8 @@ final class ResolutionFrame: Sendable {
     let lifetime: ResolutionLifetime
     let containerID: ObjectIdentifier?
     let containerType: (any AnyObject.Type)?
+    /// The class whose code performs the resolution, when it differs from nothing known.
+    let implementerType: (any AnyObject.Type)?
     /// The frame of the resolution that asked for this one.
     let parent: ResolutionFrame?
     /// `0` for a resolution, `n` for the n-th direct re-entry of the same resolution (a decoration).
@@ -35,6 +37,7 @@ final class ResolutionFrame: Sendable {
         requestedType: any Any.Type,
         lifetime: ResolutionLifetime,
         container: AnyObject?,
+        implementer: (any AnyObject.Type)?,
         parent: ResolutionFrame?,
         reentry: Int,
         trace: TraceSession?,
@@ -45,6 +48,7 @@ final class ResolutionFrame: Sendable {
         self.lifetime = lifetime
         self.containerID = container.map(ObjectIdentifier.init)
         self.containerType = container.map { type(of: $0) }
+        self.implementerType = implementer
         self.parent = parent
         self.reentry = reentry
         self.trace = trace
@@ -60,7 +64,8 @@ final class ResolutionFrame: Sendable {
             name: name,
             requestedType: String(describing: requestedType),
             lifetime: lifetime,
-            container: containerType.map { String(describing: $0) }
+            container: containerType.map { String(describing: $0) },
+            implementer: implementerType.map { String(describing: $0) }
         )
     }
 
@@ -89,7 +94,8 @@ final class ResolutionFrame: Sendable {
         _ name: String,
         of type: any Any.Type,
         lifetime: ResolutionLifetime,
-        container: AnyObject?
+        container: AnyObject?,
+        implementer: (any AnyObject.Type)? = nil
     ) throws(DependencyCycleError) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
         let checksCycles = DiagnosticsWord.checksCycles(word)
@@ -100,8 +106,11 @@ final class ResolutionFrame: Sendable {
         let typeID = ObjectIdentifier(type)
         let containerID = container.map(ObjectIdentifier.init)
 
+        // A resolution that carries a payload is never the same as another: recursion through
+        // factories and configurators ends with its payloads.
+        let carriesPayload = lifetime.carriesPayload
         var reentry = 0
-        if let liveParent, liveParent.isSameResolution(name: name, typeID: typeID, containerID: containerID) {
+        if !carriesPayload, let liveParent, liveParent.isSameResolution(name: name, typeID: typeID, containerID: containerID) {
             reentry = liveParent.reentry + 1
         }
         let frame = ResolutionFrame(
@@ -109,6 +118,7 @@ final class ResolutionFrame: Sendable {
             requestedType: type,
             lifetime: lifetime,
             container: container,
+            implementer: implementer,
             parent: parent,
             reentry: reentry,
             trace: session,
@@ -119,10 +129,11 @@ final class ResolutionFrame: Sendable {
                     requestedType: type,
                     lifetime: lifetime,
                     containerType: container.map { Swift.type(of: $0) },
+                    implementerType: implementer,
                     parent: parent?.trace === session ? parent?.node : nil
                 )
         )
-        if checksCycles {
+        if checksCycles && !carriesPayload {
             if reentry >= decorationLimit {
                 throw DependencyCycleError(chain: [liveParent!.step, frame.step])
             }
@@ -138,10 +149,11 @@ final class ResolutionFrame: Sendable {
         _ name: String,
         of type: any Any.Type,
         lifetime: ResolutionLifetime,
-        container: AnyObject?
+        container: AnyObject?,
+        implementer: (any AnyObject.Type)? = nil
     ) -> ResolutionFrame? {
         do {
-            return try enter(name, of: type, lifetime: lifetime, container: container)
+            return try enter(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
         } catch {
             fatalError(error.trapMessage)
         }

@@ -43,13 +43,14 @@ extension ResolutionGraph.Node {
     var textLine: String {
         let resolved = resolvedType ?? "(no value)"
         let requested = resolvedType == requestedType ? "" : " as \(requestedType)"
-        return "\(name) → \(resolved)\(requested) [\(ResolutionStep.details(lifetime, container))]"
+        return "\(name) → \(resolved)\(requested) [\(ResolutionStep.details(lifetime, container, implementer))]"
     }
 
     /// The lines of a drawn node: the concrete type, the resolve, how and where.
     var labelLines: [String] {
         let second = resolvedType == requestedType ? name : "\(name) as \(requestedType)"
-        let third = container.map { "\(lifetime.rawValue) · \($0)" } ?? lifetime.rawValue
+        var third = container.map { "\(lifetime.rawValue) · \($0)" } ?? lifetime.rawValue
+        if let implementer { third += " · from \(implementer)" }
         return [resolvedType ?? "(no value)", second, third]
     }
 

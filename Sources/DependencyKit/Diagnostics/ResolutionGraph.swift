@@ -22,6 +22,13 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
         public let lifetime: ResolutionLifetime
         /// The class of the container that served it, if any.
         public let container: String?
+        /// The class whose code built the value, when the container ran code it inherited
+        /// (`CoreDependency` for a resolve that `AppDependency` does not override); `nil` when
+        /// the container's own class implements the resolve, or when it is not known.
+        public let implementer: String?
+        /// Whether the container's own class implements this resolve (it overrides or declares
+        /// it), as opposed to running code it inherited.
+        public var isImplementedByContainer: Bool { implementer == nil }
         /// The resolutions it performed while producing its value, in order.
         public let children: [Int]
     }

@@ -2,6 +2,10 @@
 public enum ResolutionLifetime: String, Sendable, Hashable, CaseIterable {
     /// A new value on every resolve (the default).
     case fresh
+    /// A new value on every resolve that reaches the outside world — the network, the disk, the
+    /// clock, randomness (`live {}`). Inside a test guarded by DependencyKitTesting, serving one
+    /// from production code records an issue.
+    case live
     /// One instance per container, held strongly.
     case shared
     /// One instance per container while someone else holds it.
@@ -12,4 +16,8 @@ public enum ResolutionLifetime: String, Sendable, Hashable, CaseIterable {
     case configurator
     /// Served by a tagged registry.
     case registry
+
+    /// Whether resolutions with this lifetime carry a run-time payload, so that two of them are
+    /// never the same resolution (a factory creating a module of its own kind is recursion).
+    var carriesPayload: Bool { self == .factory || self == .configurator }
 }

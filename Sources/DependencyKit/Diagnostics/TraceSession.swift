@@ -13,6 +13,7 @@ final class TraceSession: Sendable {
         var resolvedType: (any Any.Type)?
         var lifetime: ResolutionLifetime
         var containerType: (any AnyObject.Type)?
+        var implementerType: (any AnyObject.Type)?
         var children: [Int] = []
     }
 
@@ -30,13 +31,20 @@ final class TraceSession: Sendable {
         requestedType: any Any.Type,
         lifetime: ResolutionLifetime,
         containerType: (any AnyObject.Type)?,
+        implementerType: (any AnyObject.Type)? = nil,
         parent: Int?
     ) -> Int? {
         state.withLock { state in
             guard !state.isClosed else { return nil }
             let node = state.records.count
             state.records.append(
-                Record(name: name, requestedType: requestedType, lifetime: lifetime, containerType: containerType)
+                Record(
+                    name: name,
+                    requestedType: requestedType,
+                    lifetime: lifetime,
+                    containerType: containerType,
+                    implementerType: implementerType
+                )
             )
             if let parent {
                 state.records[parent].children.append(node)
@@ -62,13 +70,16 @@ final class TraceSession: Sendable {
             return (state.records, state.roots)
         }
         let nodes = records.enumerated().map { id, record in
-            ResolutionGraph.Node(
+            let container = record.containerType.map { String(describing: $0) }
+            let implementer = record.implementerType.map { String(describing: $0) }
+            return ResolutionGraph.Node(
                 id: id,
                 name: record.name,
                 requestedType: String(describing: record.requestedType),
                 resolvedType: record.resolvedType.map { String(describing: $0) },
                 lifetime: record.lifetime,
-                container: record.containerType.map { String(describing: $0) },
+                container: container,
+                implementer: implementer == container ? nil : implementer,
                 children: record.children
             )
         }

@@ -42,6 +42,10 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @usableFromInline
     package let liveScopes = AtomicWord(0)
 
+    /// Number of live test contexts (DependencyKitTesting) scoped to this storage; a global
+    /// install while it is not `0` is reported to the installing test.
+    package let testScopes = AtomicWord(0)
+
     private let state: Locked<State>
 
     /// Creates a storage whose default container is made by `makeDefault`.
@@ -87,7 +91,12 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     /// value. Scopes that are live keep their own container.
     /// - Parameter container: The container to serve from now on.
     public func install(_ container: Container) {
+        let liveTestScopes = testScopes.loadRelaxed()
+        if _slowPath(liveTestScopes != 0) {
+            TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes)
+        }
         let box = Box(container)
+        TestGuard.noteGlobal(container as AnyObject)
         state.withLock { state in
             state.installed.append(box)
             installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
@@ -114,6 +123,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         // first to install wins and both return the winner, so only one default is ever served.
         let makeDefault = state.withLock { $0.makeDefault }
         let candidate = Box(makeDefault())
+        TestGuard.noteGlobal(candidate.container as AnyObject)
         let winner: Box = state.withLock { state in
             if installedBox.loadAcquire() == 0 {
                 state.installed.append(candidate)

@@ -87,7 +87,7 @@ public struct Factory<Module: FactoryModule> {
     /// - Returns: A new module.
     @inlinable
     public func create(payload: Module.Payload) -> Module {
-        withResolution("Factory.create(payload:)", of: Module.self, lifetime: .factory, container: nil) {
+        withPayloadResolution("Factory.create(payload:)", of: Module.self, lifetime: .factory) {
             if let stubbedCreate { return stubbedCreate(payload) }
             return Module(dependency: dependency, payload: payload)
         }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "DependencyKitDiagnosticsWord.h"
+#include "DependencyKitResolutionDepth.h"
 
 static inline intptr_t dk_atomic_load_acquire(const intptr_t *word) {
     return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_acquire);
