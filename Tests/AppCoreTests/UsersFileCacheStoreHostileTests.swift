@@ -5,11 +5,11 @@ import Testing
 @testable import AppCore
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The users cache against other local users, killed processes and a second process.
@@ -49,28 +49,34 @@ import Musl
 
     @Test func defaultDirectoryIsTheUsersCachesDirectoryNotTheTemporaryOne() {
         let directory = UsersFileCacheStore.defaultDirectory(appName: "MyApp")
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("MyApp", isDirectory: true)
         #expect(directory.lastPathComponent == "MyApp")
-        #expect(!directory.path.hasPrefix(FileManager.default.temporaryDirectory.path))
+        #expect(directory.standardizedFileURL.path != shared.standardizedFileURL.path)
         #if canImport(Darwin)
-        #expect(directory.deletingLastPathComponent().lastPathComponent == "Caches")
+            #expect(directory.deletingLastPathComponent().lastPathComponent == "Caches")
         #else
-        let xdg = UsersFileCacheStore.defaultDirectory(
-            appName: "MyApp",
-            environment: ["XDG_CACHE_HOME": "/home/ada/.xdg-cache", "HOME": "/home/ada"]
-        )
-        #expect(xdg.path == "/home/ada/.xdg-cache/MyApp")
-        // The XDG specification says a relative XDG_CACHE_HOME is ignored.
-        let relative = UsersFileCacheStore.defaultDirectory(
-            appName: "MyApp",
-            environment: ["XDG_CACHE_HOME": "relative/cache", "HOME": "/home/ada"]
-        )
-        #expect(relative.path == "/home/ada/.cache/MyApp")
-        let home = UsersFileCacheStore.defaultDirectory(appName: "MyApp", environment: ["HOME": "/home/ada"])
-        #expect(home.path == "/home/ada/.cache/MyApp")
-        // Without HOME, the user database's home directory, never the shared temporary directory.
-        let database = UsersFileCacheStore.defaultDirectory(appName: "MyApp", environment: [:])
-        #expect(database.lastPathComponent == "MyApp")
-        #expect(database.deletingLastPathComponent().lastPathComponent == ".cache")
+            let xdg = UsersFileCacheStore.defaultDirectory(
+                appName: "MyApp",
+                environment: ["XDG_CACHE_HOME": "/home/ada/.xdg-cache", "HOME": "/home/ada"]
+            )
+            #expect(xdg.path == "/home/ada/.xdg-cache/MyApp")
+            // The XDG specification says a relative XDG_CACHE_HOME is ignored.
+            let relative = UsersFileCacheStore.defaultDirectory(
+                appName: "MyApp",
+                environment: ["XDG_CACHE_HOME": "relative/cache", "HOME": "/home/ada"]
+            )
+            #expect(relative.path == "/home/ada/.cache/MyApp")
+            let home = UsersFileCacheStore.defaultDirectory(appName: "MyApp", environment: ["HOME": "/home/ada"])
+            #expect(home.path == "/home/ada/.cache/MyApp")
+            // Without HOME, the user database's home directory, never the shared temporary directory.
+            let database = UsersFileCacheStore.defaultDirectory(appName: "MyApp", environment: [:])
+            // (Or, for a user the database does not know, a directory named for the user id.)
+            let lastResort = FileManager.default.temporaryDirectory.appendingPathComponent("MyApp-\(geteuid())")
+            #expect(database.path.hasSuffix("/.cache/MyApp") || database.path == lastResort.path)
+            #expect(
+                UsersFileCacheStore.defaultDirectory(appName: "MyApp", environment: ProcessInfo.processInfo.environment)
+                    == directory
+            )
         #endif
     }
 
@@ -169,7 +175,9 @@ import Musl
         #expect(await store.loadCurrent() == nil)
         #expect(reports.all.first?.contains("belongs to another user") == true)
         await #expect(throws: UsersError.self) { try await store.save(current: ada) }
-        #expect(try JSONDecoder().decode(UsersFileCacheStore.Contents.self, from: Data(contentsOf: theirFile)).current == mallory)
+        #expect(
+            try JSONDecoder().decode(UsersFileCacheStore.Contents.self, from: Data(contentsOf: theirFile)).current
+                == mallory)
 
         // Their file in our directory: a miss, then replaced by our next write.
         let ours = root.appendingPathComponent("ours", isDirectory: true)
@@ -344,10 +352,10 @@ import Musl
 private func peakResidentBytes() -> Int {
     var usage = rusage()
     #if canImport(Darwin)
-    _ = getrusage(RUSAGE_SELF, &usage)
-    return Int(usage.ru_maxrss)
+        _ = getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)
     #else
-    _ = getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Int(usage.ru_maxrss) * 1024
+        _ = getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
     #endif
 }

@@ -1,11 +1,11 @@
 public import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// ``UsersCacheStore`` kept as one JSON file in a directory of your choice.
@@ -149,21 +149,22 @@ extension UsersFileCacheStore {
             )
         }
         #if canImport(Darwin)
-        if let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first {
-            return caches.appendingPathComponent(appName, isDirectory: true)
-        }
+            if let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first {
+                return caches.appendingPathComponent(appName, isDirectory: true)
+            }
         #else
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(appName, isDirectory: true)
-        }
+            if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+                return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(appName, isDirectory: true)
+            }
         #endif
         if let home = homeDirectory(environment: environment) {
             #if canImport(Darwin)
-            let caches = URL(fileURLWithPath: home, isDirectory: true)
-                .appendingPathComponent("Library", isDirectory: true)
-                .appendingPathComponent("Caches", isDirectory: true)
+                let caches = URL(fileURLWithPath: home, isDirectory: true)
+                    .appendingPathComponent("Library", isDirectory: true)
+                    .appendingPathComponent("Caches", isDirectory: true)
             #else
-            let caches = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true)
+                let caches = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                    ".cache", isDirectory: true)
             #endif
             return caches.appendingPathComponent(appName, isDirectory: true)
         }
@@ -373,7 +374,8 @@ extension UsersFileCacheStore {
 
     /// Takes the lock file exclusively, waiting for any other writer, in this process or another.
     private func lock(in directoryDescriptor: Int32) throws(Failure) -> Int32 {
-        let descriptor = openat(directoryDescriptor, Self.lockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = openat(
+            directoryDescriptor, Self.lockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot open the lock file") }
         do throws(Failure) {
             try checkOwnership(of: descriptor, isDirectory: false, what: "the lock file")
