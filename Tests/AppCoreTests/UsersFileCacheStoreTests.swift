@@ -107,7 +107,7 @@ import Testing
         #expect(contents.current.map(users.contains) == true)
         #expect(reports.all.isEmpty)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(leftovers == [UsersFileCacheStore.fileName])
+        #expect(Set(leftovers) == [UsersFileCacheStore.fileName, UsersFileCacheStore.lockFileName])
     }
 
     @Test func failedWriteIsATypedErrorAndLeavesNoTemporaryFile() async throws {
@@ -123,7 +123,7 @@ import Testing
             return reason.contains(UsersFileCacheStore.fileName)
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(leftovers == [UsersFileCacheStore.fileName])
+        #expect(Set(leftovers) == [UsersFileCacheStore.fileName, UsersFileCacheStore.lockFileName])
     }
 
     @Test func cacheFileIsPrivateToItsOwner() async throws {
