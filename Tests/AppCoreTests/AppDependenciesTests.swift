@@ -45,7 +45,7 @@ struct WelcomeViewModel: HasAppDependencies {
 private final class TestAppDependency: AppDependency, @unchecked Sendable {
     override func resolveSalutation() -> String { "Howdy" }
     override func resolveHTTPService() -> any HTTPServiceType { fresh { StubHTTPService(marker: "app") } }
-    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitTests-\(getpid())") } }
 }
 
 struct AppDependenciesTests {

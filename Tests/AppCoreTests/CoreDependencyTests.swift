@@ -66,3 +66,11 @@ struct CoreDependencyTests {
         #expect(cached?.map(\.id) == ["u1"])
     }
 }
+
+@Suite struct CoreDependencyDefaultsTests {
+    @Test func theUsersCacheLivesInTheUsersOwnCachesDirectory() {
+        let directory = CoreDependency().resolveUsersCacheDirectory()
+        #expect(directory == UsersFileCacheStore.defaultDirectory(appName: "AppCore"))
+        #expect(!directory.path.hasPrefix(FileManager.default.temporaryDirectory.path))
+    }
+}

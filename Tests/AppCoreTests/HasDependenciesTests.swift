@@ -7,7 +7,7 @@ import Testing
 private final class MarkedDependency: CoreDependency, @unchecked Sendable {
     let http = StubHTTPService(marker: "has-dependencies")
     override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitTests-\(getpid())") } }
 }
 
 private struct LoginViewModel: HasDependencies {

@@ -13,7 +13,7 @@ class TestDependency: CoreDependency, @unchecked Sendable {
     let http = CannedHTTPService()
 
     override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") } }
     override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 // end-snippet

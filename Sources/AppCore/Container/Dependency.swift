@@ -82,9 +82,10 @@ extension Dependency {
         UsersNetworkStore(httpService: resolveHTTPService())
     }
 
-    /// `AppCore` inside the system's temporary directory.
+    /// `AppCore` in the user's own caches directory (``UsersFileCacheStore/defaultDirectory(appName:)``),
+    /// never the shared temporary directory.
     public func makeUsersCacheDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("AppCore", isDirectory: true)
+        UsersFileCacheStore.defaultDirectory(appName: "AppCore")
     }
 
     /// A ``UsersFileCacheStore`` in ``resolveUsersCacheDirectory()``.
