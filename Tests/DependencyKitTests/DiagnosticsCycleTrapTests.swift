@@ -64,25 +64,6 @@ struct DiagnosticsCycleTrapTests {
         )
     }
 
-    @Test func cycleThroughTheTaggedRegistryStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
-            _ = try? loopingPluginRegistry().resolve((any Plugin).self, tag: "a")
-        }
-        let output = standardError(of: result)
-        #expect(
-            output.contains(
-                """
-                Dependency cycle: resolve(Plugin, tag: "a") → resolve(Plugin, tag: "b") → resolve(Plugin, tag: "a")
-                  resolve(Plugin, tag: "a") -> Plugin [registry, DependencyRegistry]
-                  resolve(Plugin, tag: "b") -> Plugin [registry, DependencyRegistry]
-                  resolve(Plugin, tag: "a") -> Plugin [registry, DependencyRegistry]
-                """
-            ),
-            "\(output)"
-        )
-    }
-
     @Test func cycleAcrossChildTasksOfAScopedContainerStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Diagnostics.cycleChecking = .trap

@@ -224,10 +224,10 @@ final class ReportingContainer: DependencyContainer, @unchecked Sendable {
 func loopingPluginRegistry() -> DependencyRegistry {
     let registry = DependencyRegistry()
     registry.register((any Plugin).self, tag: "a") {
-        WrappingPlugin(inner: (try? registry.resolve((any Plugin).self, tag: "b")) ?? LeafPlugin())
+        WrappingPlugin(inner: try registry.resolve((any Plugin).self, tag: "b"))
     }
     registry.register((any Plugin).self, tag: "b") {
-        WrappingPlugin(inner: (try? registry.resolve((any Plugin).self, tag: "a")) ?? LeafPlugin())
+        WrappingPlugin(inner: try registry.resolve((any Plugin).self, tag: "a"))
     }
     return registry
 }

@@ -47,7 +47,7 @@ public final class DependencyRegistry: Sendable {
     struct Registration: Sendable {
         enum Source: Sendable {
             case instance(any Sendable)
-            case factory(@Sendable (RegistryTag?) -> Any)
+            case factory(@Sendable (RegistryTag?) throws -> Any)
         }
 
         let source: Source
@@ -71,10 +71,17 @@ public final class DependencyRegistry: Sendable {
 
         /// The instance, or a new value from the factory for the requested tag.
         @usableFromInline
-        func value(for tag: RegistryTag?) -> Any {
+        func value(for tag: RegistryTag?) throws(RegistryError) -> Any {
             switch source {
-            case .instance(let instance): instance
-            case .factory(let factory): factory(tag)
+            case .instance(let instance): return instance
+            case .factory(let factory):
+                do {
+                    return try factory(tag)
+                } catch let error as RegistryError {
+                    throw error
+                } catch {
+                    throw .factoryFailed(type: typeName, tag: tag, reason: String(describing: error))
+                }
             }
         }
     }
@@ -105,13 +112,16 @@ public final class DependencyRegistry: Sendable {
     ///   - type: The type resolved, usually a protocol existential such as
     ///     `(any FriendsProvider).self`; inferred from `factory` when omitted.
     ///   - tag: The tag to register under, or `nil` for the fallback registration.
-    ///   - factory: Makes a value. Runs outside the registry's lock.
+    ///   - factory: Makes a value. Runs outside the registry's lock. It may resolve other
+    ///     registrations with `try`: their ``RegistryError``s (a missing registration, a cycle)
+    ///     reach the caller of ``resolve(_:tag:)`` as they are; any other error it throws arrives
+    ///     as ``RegistryError/factoryFailed(type:tag:reason:)``.
     public func register<T>(
         _ type: T.Type = T.self,
         tag: (any Hashable & Sendable)? = nil,
-        factory: @escaping @Sendable () -> T
+        factory: @escaping @Sendable () throws -> T
     ) {
-        store(.factory { _ in factory() }, type: type, tag: tag)
+        store(.factory { _ in try factory() }, type: type, tag: tag)
     }
 
     /// Registers `factory` for `type`, called with the tag each resolve asked for.
@@ -128,11 +138,12 @@ public final class DependencyRegistry: Sendable {
     ///   - type: The type resolved; inferred from `factory` when omitted.
     ///   - tag: The tag to register under, or `nil` for the fallback registration.
     ///   - factory: Makes a value for the requested tag (`nil` when none was asked for). Runs
-    ///     outside the registry's lock.
+    ///     outside the registry's lock; what it throws reaches the caller of ``resolve(_:tag:)``
+    ///     as for ``register(_:tag:factory:)-(_,_,()->T)``.
     public func register<T>(
         _ type: T.Type = T.self,
         tag: (any Hashable & Sendable)? = nil,
-        factory: @escaping @Sendable (RegistryTag?) -> T
+        factory: @escaping @Sendable (RegistryTag?) throws -> T
     ) {
         store(.factory(factory), type: type, tag: tag)
     }
@@ -169,15 +180,23 @@ public final class DependencyRegistry: Sendable {
     ///   - tag: The tag to look for first; the untagged registration is the fallback.
     /// - Returns: The instance or a new value.
     /// - Throws: ``RegistryError/notRegistered(type:tag:)`` when neither the tagged nor the
-    ///   untagged registration exists.
+    ///   untagged registration exists; ``RegistryError/cycle(_:)`` when cycle checking is on and
+    ///   this resolution is already in progress in the current task (a factory that resolves what
+    ///   it is registered for).
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(RegistryError) -> T {
         let requestedTag = tag.map(RegistryTag.init)
         let (registration, name) = try registration(for: type, tag: requestedTag)
-        return withResolution(name, of: type, lifetime: .registry, container: self) {
-            let value = registration.value(for: requestedTag)
+        return try withThrowingResolution(
+            name,
+            of: type,
+            lifetime: .registry,
+            container: self,
+            cycleError: RegistryError.cycle
+        ) { () throws(RegistryError) -> T in
+            let value = try registration.value(for: requestedTag)
             guard let typed = value as? T else {
-                preconditionFailure("A registration for \(T.self) produced a \(Swift.type(of: value))")
+                fatalError("A registration for \(T.self) produced a \(Swift.type(of: value))")
             }
             return typed
         }

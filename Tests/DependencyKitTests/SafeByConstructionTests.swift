@@ -1,0 +1,175 @@
+import DependencyKit
+import DependencyKitTesting
+import Foundation
+import Testing
+
+// MARK: - Fixtures
+
+protocol Ticker: Sendable { func now() -> Int }
+struct SystemTicker: Ticker { func now() -> Int { Int(Date().timeIntervalSince1970) } }
+struct FixedTicker: Ticker { func now() -> Int { 42 } }
+
+/// A container with one live leaf, declared in the shape the docs teach.
+protocol TickerDependency: InjectableContainer where Injector == TickerInjector {
+    func resolveTicker() -> any Ticker
+    func resolveStamp() -> String
+}
+
+extension TickerDependency {
+    func makeStamp() -> String { "t=\(resolveTicker().now())" }
+}
+
+class CoreTickerDependency: DependencyContainer, TickerDependency, @unchecked Sendable {
+    func resolveTicker() -> any Ticker { live { SystemTicker() } }
+    func resolveStamp() -> String { fresh(makeStamp) }
+}
+
+/// Forgets to override the live leaf.
+final class LeakyTickerDependency: CoreTickerDependency, @unchecked Sendable {}
+
+final class FixedTickerDependency: CoreTickerDependency, @unchecked Sendable {
+    override func resolveTicker() -> any Ticker { fresh { FixedTicker() } }
+}
+
+enum TickerInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any TickerDependency> { CoreTickerDependency() }
+}
+
+/// Two resolves that need each other, with nothing but `fresh {}`: a newcomer's cycle.
+final class MutualContainer: DependencyContainer, @unchecked Sendable {
+    func resolveLeft() -> [Int] { fresh { resolveRight() + [1] } }
+    func resolveRight() -> [Int] { fresh { resolveLeft() + [2] } }
+}
+
+/// A tree node that creates its children with a factory of its own kind: recursion, not a cycle.
+final class TreeNode: FactoryModule, Sendable {
+    let children: [TreeNode]
+
+    init(dependency: Void, payload: Int) {
+        children = payload > 0 ? [DependencyKit.Factory<TreeNode>().create(payload: payload - 1)] : []
+    }
+
+    var depth: Int { 1 + (children.first?.depth ?? 0) }
+}
+
+/// A folder page creates section pages, which create folder pages: recursion through two types.
+final class FolderPage: FactoryModule, Sendable {
+    let section: SectionPage?
+    init(dependency: Void, payload: Int) {
+        section = payload > 0 ? DependencyKit.Factory<SectionPage>().create(payload: payload - 1) : nil
+    }
+}
+
+final class SectionPage: FactoryModule, Sendable {
+    let folder: FolderPage?
+    init(dependency: Void, payload: Int) {
+        folder = payload > 0 ? DependencyKit.Factory<FolderPage>().create(payload: payload - 1) : nil
+    }
+}
+
+// MARK: - Tests
+
+@Suite struct LiveLeafGuardTests {
+    @Test(.dependencies(LeakyTickerDependency()))
+    func aLiveLeafServedByProductionCodeInATestIsRecorded() {
+        withKnownIssue {
+            _ = TickerInjector.dependencies.resolveStamp()
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("resolveTicker()") && text.contains("LeakyTickerDependency")
+                && text.contains("CoreTickerDependency") && text.contains("override func resolveTicker()")
+        }
+    }
+
+    @Test(.dependencies(FixedTickerDependency()))
+    func anOverriddenLiveLeafIsQuiet() {
+        #expect(TickerInjector.dependencies.resolveStamp() == "t=42")
+    }
+
+    @Test(.dependencies(LeakyTickerDependency()), .allowsLiveDependencies)
+    func anEndToEndTestMayGoLive() {
+        #expect(TickerInjector.dependencies.resolveStamp().hasPrefix("t="))
+    }
+
+    @Test(.dependencies(FixedTickerDependency()))
+    func aGlobalInstallWhileTestsAreScopedToTheInjectorIsRecorded() {
+        let previous = TickerInjector.storage.global
+        withKnownIssue {
+            TickerInjector.dependencies = CoreTickerDependency()
+            TickerInjector.storage.install(previous)  // reported too: still a global install
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("as the global container while") && text.contains(".dependencies(")
+        }
+    }
+}
+
+@Suite struct EscapedWorkTests {
+    @Test func workThatEscapesAGuardedTestIsReportedWithTheFix() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestGuard.setHandlers(
+                TestGuard.Handlers(
+                    escapedWork: { message in
+                        FileHandle.standardError.write(Data(message.utf8))
+                        exit(1)
+                    },
+                    globalInstall: { _ in }
+                )
+            )
+            let context = TestContext(testScopes: TickerInjector.storage.testScopes) { _ in }
+            await TestContext.$current.withValue(context) {
+                await withDependencies(FixedTickerDependency()) {
+                    _ = await Task.detached { TickerInjector.dependencies.resolveStamp() }.value
+                }
+            }
+        }
+        let output = standardError(of: result)
+        #expect(output.contains("resolveStamp() -> String was served by the global container"), "\(output)")
+        #expect(output.contains("DependencyContext.capture()"), "\(output)")
+    }
+}
+
+@Suite struct CycleNamingTests {
+    @Test func aCycleIsNamedEvenWithCycleCheckingOff() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.cycleChecking = .off
+            _ = MutualContainer().resolveLeft()
+        }
+        let output = standardError(of: result)
+        #expect(output.contains("Dependency cycle:"), "\(output)")
+        #expect(output.contains("resolveLeft() -> Array<Int> [fresh, MutualContainer]"), "\(output)")
+        #expect(output.contains("resolveRight() -> Array<Int> [fresh, MutualContainer]"), "\(output)")
+        #expect(output.contains("nested more than 512"), "\(output)")
+    }
+
+    @Test func recursionThroughAFactoryWithPayloadsIsNotACycle() {
+        let root = DependencyKit.Factory<TreeNode>().create(payload: 40)
+        #expect(root.depth == 41)
+    }
+
+    @Test func recursionThroughTwoModuleTypesIsNotACycle() {
+        var page: FolderPage? = DependencyKit.Factory<FolderPage>().create(payload: 30)
+        var levels = 0
+        while let current = page {
+            levels += 1
+            page = current.section?.folder
+        }
+        #expect(levels == 16)
+    }
+
+    @Test func aRegistryCycleIsThrownNotTrapped() {
+        #expect(Diagnostics.cycleChecking == .trap)
+        do {
+            _ = try loopingPluginRegistry().resolve((any Plugin).self, tag: "a")
+            Issue.record("expected a cycle")
+        } catch .cycle(let cycle) {
+            #expect(
+                cycle.chain.map(\.name) == [
+                    "resolve(Plugin, tag: \"a\")", "resolve(Plugin, tag: \"b\")", "resolve(Plugin, tag: \"a\")",
+                ]
+            )
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
