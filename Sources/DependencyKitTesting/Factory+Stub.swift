@@ -68,7 +68,7 @@ extension Factory {
 /// The dependency of a stub made without one: reading it is a mistake in the test.
 /// - Returns: Never returns.
 public func stubDependencyMissing<Dependency>() -> Dependency {
-    preconditionFailure(
+    fatalError(
         "This stub was made without a dependency of type \(Dependency.self); pass `dependency:` to `stub`"
     )
 }

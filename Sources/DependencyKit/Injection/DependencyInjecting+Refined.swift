@@ -27,7 +27,7 @@ extension DependencyInjecting {
     public static func dependencies<Refined>(as type: Refined.Type) -> Refined {
         let container = storage.current
         guard let refined = container as? Refined else {
-            preconditionFailure(
+            fatalError(
                 "The container in effect is a \(Swift.type(of: container as Any)), which is not a \(Refined.self). "
                     + "Install a container that conforms to \(Refined.self) at launch, and derive test containers from it."
             )

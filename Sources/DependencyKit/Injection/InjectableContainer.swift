@@ -25,7 +25,7 @@ extension InjectableContainer {
     @inlinable
     package var asInjectorContainer: Injector.Container {
         guard let container = self as? Injector.Container else {
-            preconditionFailure(
+            fatalError(
                 "\(Self.self) is not a \(Injector.Container.self): declare the container protocol as "
                     + "`protocol P: InjectableContainer where Injector == I` with `I.Container == any P`"
             )

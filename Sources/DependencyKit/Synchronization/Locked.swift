@@ -31,7 +31,7 @@ package final class Locked<Value>: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        if result != 0 { fatalError("pthread_mutex_init failed with \(result)") }
     }
 
     deinit {
@@ -43,10 +43,10 @@ package final class Locked<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         let lockResult = pthread_mutex_lock(mutex)
-        precondition(lockResult == 0, "pthread_mutex_lock failed with \(lockResult)")
+        if lockResult != 0 { fatalError("pthread_mutex_lock failed with \(lockResult)") }
         defer {
             let unlockResult = pthread_mutex_unlock(mutex)
-            precondition(unlockResult == 0, "pthread_mutex_unlock failed with \(unlockResult)")
+            if unlockResult != 0 { fatalError("pthread_mutex_unlock failed with \(unlockResult)") }
         }
         return try body(&value)
     }
