@@ -161,7 +161,7 @@ extension DependencyContainer {
                 lifetime: .shared,
                 container: self,
                 isolation: isolation
-            ) { () async throws(Failure) -> T in
+            ) { () async throws -> T in
                 try await cell.value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
                     isolation: isolation,
