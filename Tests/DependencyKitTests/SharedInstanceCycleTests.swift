@@ -52,13 +52,13 @@ struct SharedInstanceCycleTests {
             processExitsWith: .failure,
             observing: [\.standardErrorContent]
         ) {
-            let factory = Counted.Factory(dependency: selfReferencingFactory.withLock { $0 }!.dependency)
+            let factory = SelfReferencingModule.Factory(dependency: selfReferencingFactory.withLock { $0 }!.dependency)
             selfReferencingFactory.withLock { $0 = factory }
             _ = factory.create()
         }
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.lowercased().contains("cycle"))
-        #expect(message.contains("Factory<Counted>"))
+        #expect(message.contains("Factory<SelfReferencingModule>"))
     }
 }
 
@@ -103,10 +103,11 @@ private final class CrossThreadContainer: DependencyContainer, @unchecked Sendab
     }
 }
 
-private struct Counted: FactoryModule {
+// Not private: release builds name a private type with its file's discriminator.
+struct SelfReferencingModule: FactoryModule {
     typealias Dependency = Int
     init(dependency: Int, payload: Void) {}
 }
 
 /// A factory whose dependency reads the factory's own dependency.
-private let selfReferencingFactory = Locked<Counted.Factory?>(nil)
+private let selfReferencingFactory = Locked<SelfReferencingModule.Factory?>(nil)

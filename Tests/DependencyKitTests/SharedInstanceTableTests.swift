@@ -4,9 +4,9 @@ import Testing
 
 private final class Token: Sendable {}
 
-/// A container's shared instances are found without a lock in an immutable table that is
-/// replaced on every insertion; past a handful of call sites the table switches from a scan to a
-/// dictionary. These tests hold both layouts to the same promise: one instance per call site.
+/// A container's shared instances are found without a lock in a hash table whose slots are
+/// written once; when it fills up, a table of twice the size replaces it. These tests hold every
+/// size to the same promise — one instance per call site — and the memory to a linear bound.
 struct SharedInstanceTableTests {
     private static let callSites = 40
 
@@ -20,6 +20,22 @@ struct SharedInstanceTableTests {
         let again = (0..<Self.callSites).reversed().map { ObjectIdentifier(Self.resolve(container, site: $0)) }
         #expect(Set(first).count == Self.callSites)
         #expect(Array(again.reversed()) == first)
+    }
+
+    @Test func memoryStaysLinearInCallSites() {
+        // Before, every insertion published a copy of the whole table and kept the old ones:
+        // 4,000 call sites held about eight million slots (1.5 GB).
+        let container = DependencyContainer()
+        let sites = 4_000
+        let tokens = (0..<sites).map { ObjectIdentifier(Self.resolve(container, site: $0)) }
+        let footprint = container.sharedInstances.footprint
+        #expect(Set(tokens).count == sites)
+        #expect(footprint.cells == sites)
+        // The newest table has at most four slots per cell and the older ones, each half the size of
+        // the next, add less than as many again.
+        #expect(footprint.slots <= 8 * sites, "\(footprint)")
+        #expect(footprint.tables <= 10, "\(footprint)")
+        #expect((0..<sites).map { ObjectIdentifier(Self.resolve(container, site: $0)) } == tokens)
     }
 
     @Test func callSitesInDifferentFilesWithTheSameLineAreDifferentInstances() {

@@ -3,46 +3,76 @@
 ///
 /// The creation closure runs unlocked, in the first caller's isolation. A caller that arrives
 /// from the creating task — or from a child task of it — is re-entering its own creation, a
-/// dependency cycle, and stops with a precondition failure instead of suspending forever. If
+/// dependency cycle, and stops the process with a message instead of suspending forever. If
 /// the creation throws, waiters are woken and one of them creates next.
+///
+/// A waiter whose task is cancelled stops waiting at once and throws `CancellationError`, when
+/// the creation's error type can carry it (`any Error`); the creation itself goes on. A waiter
+/// that can only be woken by the creation waits at most ``CreationWaits/waitLimitMilliseconds``:
+/// a creation that awaits unstructured work (`Task.detached`) which asks for the same value is a
+/// circle no task-local context can reveal, and the bound turns that hang into a stop that names
+/// the value.
 package final class AsyncOnceCell<Value: Sendable>: Sendable {
-    private enum State {
+    /// How a waiter's suspension ends.
+    private enum Outcome: Sendable {
+        case value(Value)
+        /// The creation failed: try again, perhaps as the creator.
+        case retry
+        case cancelled
+    }
+
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Outcome, Never>
+    }
+
+    private enum Phase {
         case empty
-        case creating(waiters: [CheckedContinuation<Value?, Never>])
+        case creating(waiters: [Waiter])
         case ready(Value)
+    }
+
+    private struct State {
+        var phase = Phase.empty
+        var nextWaiter = 0
+        /// Waiters whose cancellation arrived before they had suspended; they must not suspend.
+        var cancelledEarly: Set<Int> = []
     }
 
     private enum Step {
         case done(Value)
         case create
-        case wait
+        case wait(id: Int)
     }
 
-    private let state = Locked(State.empty)
+    private let state = Locked(State())
 
     package init() {}
 
     /// Returns the stored value, creating it with `make` the first time.
     /// - Parameters:
-    ///   - describe: Names what is being created, for the cycle message only.
+    ///   - describe: Names what is being created, for the stop messages only.
     ///   - isolation: The caller's isolation, inherited by `make`.
     ///   - make: Creates the value. Runs unlocked.
     /// - Returns: The stored value.
-    package func value(
+    /// - Throws: What `make` throws, if this caller created; `CancellationError` if this caller's
+    ///   task was cancelled while it waited for another caller's creation and `Failure` can hold it.
+    package func value<Failure: Error>(
         describedBy describe: () -> String,
         isolation: isolated (any Actor)? = #isolation,
-        make: () async throws -> Value
-    ) async rethrows -> Value {
+        make: () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
         while true {
             let step: Step = state.withLock { state in
-                switch state {
+                switch state.phase {
                 case .ready(let value):
                     return .done(value)
                 case .empty:
-                    state = .creating(waiters: [])
+                    state.phase = .creating(waiters: [])
                     return .create
                 case .creating:
-                    return .wait
+                    state.nextWaiter += 1
+                    return .wait(id: state.nextWaiter)
                 }
             }
             switch step {
@@ -50,52 +80,142 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
                 return value
             case .create:
                 return try await create(isolation: isolation, make)
-            case .wait:
+            case .wait(let id):
                 if AsyncCreation.current?.contains(self) == true {
-                    preconditionFailure(
-                        "Dependency cycle: \(describe()) was requested again while it was being created"
-                    )
+                    fatalError("Dependency cycle: \(describe()) was requested again while it was being created")
                 }
-                let value: Value? = await withCheckedContinuation(isolation: isolation) { continuation in
-                    let immediate: Value?? = state.withLock { state in
-                        switch state {
-                        case .creating(var waiters):
-                            waiters.append(continuation)
-                            state = .creating(waiters: waiters)
-                            return .none
-                        case .ready(let value):
-                            return .some(value)
-                        case .empty:
-                            return .some(nil)
-                        }
-                    }
-                    if let immediate { continuation.resume(returning: immediate) }
+                // Only a caller whose error type can carry `CancellationError` may stop early; the
+                // others have no way to report it, so they keep waiting.
+                let cancellation = CancellationError() as? Failure
+                switch await wait(id, describedBy: describe(), cancellable: cancellation != nil, isolation: isolation) {
+                case .value(let value):
+                    return value
+                case .retry:
+                    continue
+                case .cancelled:
+                    if let cancellation { throw cancellation }
                 }
-                if let value { return value }
             }
         }
     }
 
-    private func create(
+    /// How many callers are suspended waiting for the creation under way. For tests.
+    package var waiterCount: Int {
+        state.withLock { state in
+            if case .creating(let waiters) = state.phase { return waiters.count }
+            return 0
+        }
+    }
+
+    private func create<Failure: Error>(
         isolation: isolated (any Actor)?,
-        _ make: () async throws -> Value
-    ) async rethrows -> Value {
+        _ make: () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
         var created: Value?
         defer { finish(with: created) }
         let creation = AsyncCreation(cell: self, parent: AsyncCreation.current)
-        let value = try await AsyncCreation.$current.withValue(creation, operation: make, isolation: isolation)
+        let result = await AsyncCreation.$current.withValue(
+            creation,
+            operation: { () async -> Result<Value, Failure> in
+                do throws(Failure) {
+                    return .success(try await make())
+                } catch {
+                    return .failure(error)
+                }
+            },
+            isolation: isolation
+        )
+        let value = try result.get()
         created = value
         return value
     }
 
+    /// Suspends until the creation under way ends, the task is cancelled (if `cancellable`), or
+    /// the wait limit passes, which stops the process.
+    private func wait(
+        _ id: Int,
+        describedBy description: String,
+        cancellable: Bool,
+        isolation: isolated (any Actor)?
+    ) async -> Outcome {
+        let watchdog = watch(id, describedBy: description)
+        defer { watchdog.cancel() }
+        guard cancellable else { return await suspend(id, isolation: isolation) }
+        defer { state.withLock { _ = $0.cancelledEarly.remove(id) } }
+        return await withTaskCancellationHandler(
+            operation: { await suspend(id, isolation: isolation) },
+            onCancel: { cancel(id) },
+            isolation: isolation
+        )
+    }
+
+    private func suspend(_ id: Int, isolation: isolated (any Actor)?) async -> Outcome {
+        await withCheckedContinuation(isolation: isolation) { continuation in
+            let immediate: Outcome? = state.withLock { state in
+                if state.cancelledEarly.remove(id) != nil { return .cancelled }
+                switch state.phase {
+                case .creating(var waiters):
+                    waiters.append(Waiter(id: id, continuation: continuation))
+                    state.phase = .creating(waiters: waiters)
+                    return nil
+                case .ready(let value):
+                    return .value(value)
+                case .empty:
+                    return .retry
+                }
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+    }
+
+    /// Wakes waiter `id` with `.cancelled`, or, if it has not suspended yet, makes sure it won't.
+    private func cancel(_ id: Int) {
+        let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
+            if case .creating(var waiters) = state.phase, let index = waiters.firstIndex(where: { $0.id == id }) {
+                let waiter = waiters.remove(at: index)
+                state.phase = .creating(waiters: waiters)
+                return waiter.continuation
+            }
+            state.cancelledEarly.insert(id)
+            return nil
+        }
+        continuation?.resume(returning: .cancelled)
+    }
+
+    /// Stops the process if waiter `id` is still suspended after the wait limit.
+    private func watch(_ id: Int, describedBy description: String) -> Task<Void, Never> {
+        let limit = CreationWaits.waitLimitMilliseconds
+        let start = CreationWaits.monotonicMilliseconds()
+        return Task.detached { [self] in
+            do {
+                try await Task.sleep(nanoseconds: UInt64(max(0, limit)) * 1_000_000)
+            } catch {
+                return
+            }
+            let stillWaiting = state.withLock { state in
+                guard case .creating(let waiters) = state.phase else { return false }
+                return waiters.contains { $0.id == id }
+            }
+            if stillWaiting {
+                fatalError(
+                    CreationWaits.asyncDeadlockMessage(
+                        description,
+                        waitedMilliseconds: CreationWaits.monotonicMilliseconds() - start
+                    )
+                )
+            }
+        }
+    }
+
     /// Stores the created value (or empties the cell after a failure) and wakes the waiters.
     private func finish(with value: Value?) {
-        let waiters: [CheckedContinuation<Value?, Never>] = state.withLock { state in
-            guard case .creating(let waiters) = state else { return [] }
-            state = value.map(State.ready) ?? .empty
+        let waiters: [Waiter] = state.withLock { state in
+            guard case .creating(let waiters) = state.phase else { return [] }
+            state.phase = value.map(Phase.ready) ?? .empty
             return waiters
         }
-        for waiter in waiters { waiter.resume(returning: value) }
+        let outcome: Outcome = value.map(Outcome.value) ?? .retry
+        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
 }
 

@@ -25,6 +25,11 @@ extension DependencyContainer {
     /// - **Cycles stop.** If `make` asks, on the same thread, for the very instance it is
     ///   creating, the process stops with a message naming it, rather than hanging. So does a
     ///   race in which two threads each create an instance that needs the other's.
+    /// - **Waits are bounded.** If `make` hands work synchronously to another thread that asks
+    ///   for the same instance (`DispatchQueue.main.sync { resolveX() }` inside `resolveX`'s
+    ///   creation), each thread waits for the other and no cell can see it. A thread that has
+    ///   waited 30 seconds for one creation stops the process instead, with a message naming the
+    ///   instance, the container class and the likely fix.
     ///
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
@@ -88,11 +93,12 @@ extension DependencyContainer {
                     read: { $0.object as? T },
                     make: {
                         let instance = try make()
-                        precondition(
-                            type(of: instance as Any) is AnyObject.Type,
-                            "weakShared needs a class instance, but \(name) returned a value of type "
-                                + "\(type(of: instance as Any))"
-                        )
+                        if !(type(of: instance as Any) is AnyObject.Type) {
+                            fatalError(
+                                "weakShared needs a class instance, but \(name) returned a value of type "
+                                    + "\(type(of: instance as Any))"
+                            )
+                        }
                         return (WeakReference(object: instance as AnyObject), instance)
                     }
                 )
@@ -117,6 +123,16 @@ extension DependencyContainer {
     /// unstructured `Task {}` started by `make` inherits that context, so it must not ask for
     /// the instance being created either.
     ///
+    /// - **Cancellation.** A caller whose task is cancelled while it waits for another caller's
+    ///   creation stops waiting and throws `CancellationError`, if `make` throws `any Error` (a
+    ///   non-throwing `make` has no way to report it, so its callers wait). The creation goes on;
+    ///   cancelling the creating task is up to `make`.
+    /// - **Waits are bounded.** A creation that awaits a `Task.detached` asking for the same
+    ///   instance would wait for a caller that waits for it. Such a task does not inherit the
+    ///   creation's context, so it cannot be recognised as a cycle; instead, a caller that has
+    ///   waited 30 seconds for one creation stops the process with a message naming the instance,
+    ///   the container class and the likely fix.
+    ///
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - fileID: Part of the key; leave the default.
@@ -125,22 +141,36 @@ extension DependencyContainer {
     ///   - isolation: The caller's isolation, inherited by `make`.
     ///   - make: Creates the instance. Runs at most once per container unless it throws.
     /// - Returns: This container's instance.
-    public func shared<T: Sendable>(
+    /// - Throws: What `make` throws, when this call created the instance; `CancellationError` when
+    ///   this call's task was cancelled while it waited for another call's creation (only if
+    ///   `Failure` is `any Error`).
+    public func shared<T: Sendable, Failure: Error>(
         _ name: String = #function,
         fileID: String = #fileID,
         line: UInt = #line,
         column: UInt = #column,
         isolation: isolated (any Actor)? = #isolation,
-        _ make: () async throws -> T
-    ) async rethrows -> T {
+        _ make: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
         let cell = sharedInstances.cell(for: key) { AsyncOnceCell<T>() }
-        return try await withResolution(name, of: T.self, lifetime: .shared, container: self, isolation: isolation) {
-            try await cell.value(
-                describedBy: { Self.describe(T.self, name: name, key: key) },
-                isolation: isolation,
-                make: make
-            )
+        do {
+            return try await withResolution(
+                name,
+                of: T.self,
+                lifetime: .shared,
+                container: self,
+                isolation: isolation
+            ) { () async throws -> T in
+                try await cell.value(
+                    describedBy: { Self.describe(T.self, name: name, key: key) },
+                    isolation: isolation,
+                    make: make
+                )
+            }
+        } catch {
+            // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.
+            throw error as! Failure
         }
     }
 

@@ -1,3 +1,6 @@
+// `public import`: the lookup is `@inlinable`, so its atomic loads are inlined into client modules.
+public import DependencyKitAtomics
+
 /// The table of one container's shared instances: one creation cell per ``SharedKey``.
 ///
 /// The table's lock is held only to insert a cell, never while an instance is created; creation
@@ -5,51 +8,111 @@
 /// dependency of the same container neither deadlocks nor traps. Cells are never removed: they
 /// live, with their instances, as long as the container.
 ///
-/// Finding a cell takes no lock. Each insertion publishes a new immutable ``Table`` (a copy of the
-/// previous one plus the new cell) through an atomic word, and readers look the key up in the
-/// newest table they load. A reader may still be reading an older table while a new one is
-/// published, so every table stays alive as long as the container; a container holds one table
-/// per shared call site it has resolved, each no larger than the number of those call sites.
+/// ## Lock-free lookups, memory linear in call sites
+///
+/// Finding a cell takes no lock. The cells sit in an open-addressing hash ``Table`` whose slots
+/// are machine words, each written at most once — from `0` to a pointer to an immutable
+/// ``Entry`` — with a release store, under the insertion lock. A reader loads the newest table
+/// with acquire ordering, then probes slots with acquire loads until it finds its key or an
+/// empty slot. Why that is sound:
+///
+/// - **What a reader sees is complete.** An entry is fully initialised before the release store
+///   that publishes its slot, and a table (its zeroed slots and every entry copied into it) before
+///   the release store that publishes it as the newest; the reader's acquire loads pair with those
+///   stores.
+/// - **A miss is never wrong for long.** A slot is written once and never cleared, so a reader can
+///   only miss a key whose insertion it raced with, or that went into a newer table than the one it
+///   loaded. Either way it takes the slow path, which looks again under the lock.
+/// - **Nothing a reader holds is freed.** Tables and entries are released only when the container
+///   is deinitialised, and every reader is running a resolve of that container, so it holds the
+///   container. That is why readers can borrow the table without retaining it.
+/// - **Probes end.** A table is never more than half full: there is always an empty slot.
+///
+/// When an insertion would make the newest table more than half full, a table of twice the
+/// capacity is built with every entry and published; older tables stay alive for readers that
+/// may still hold them, but no one writes to them again. Capacities double, so all the tables a
+/// container ever published hold fewer than twice the slots of the newest, and the newest has at
+/// most four slots per call site: memory is linear in the number of call sites (one entry and at
+/// most eight words of slots each), and an insertion costs amortised constant time.
 @usableFromInline
 package struct SharedInstances: Sendable {
-    /// One immutable snapshot of the cells.
-    ///
-    /// A container has a handful of shared call sites, so a lookup scans them in order, comparing
-    /// integers first; that beats hashing the key. Past ``scanLimit`` cells it uses a dictionary.
+    /// One call site's cell and its key. Immutable, so a reader may use it without the lock.
     @usableFromInline
-    final class Table: Sendable {
+    final class Entry: Sendable {
         @usableFromInline
-        static var scanLimit: Int { 16 }
+        let key: SharedKey
+        @usableFromInline
+        let cell: any AnyObject & Sendable
 
-        @usableFromInline
-        let keys: [SharedKey]
-        @usableFromInline
-        let cells: [any AnyObject & Sendable]
-        @usableFromInline
-        let index: [SharedKey: Int]
-
-        init(keys: [SharedKey], cells: [any AnyObject & Sendable]) {
-            self.keys = keys
-            self.cells = cells
-            index =
-                keys.count > Self.scanLimit
-                ? Dictionary(uniqueKeysWithValues: zip(keys, keys.indices)) : [:]
-        }
-
-        @inlinable
-        func cell(for key: SharedKey) -> (any AnyObject & Sendable)? {
-            if keys.count > Self.scanLimit {
-                return index[key].map { cells[$0] }
-            }
-            for position in keys.indices where keys[position].matches(key) {
-                return cells[position]
-            }
-            return nil
+        init(key: SharedKey, cell: any AnyObject & Sendable) {
+            self.key = key
+            self.cell = cell
         }
     }
 
-    /// Every table published, oldest first: kept alive for readers (see the type's discussion).
-    private let tables = Locked<[Table]>([])
+    /// A fixed-capacity open-addressing table of unretained ``Entry`` pointers (`0` is empty).
+    ///
+    /// `@unchecked Sendable` is sound here: the slots live at a stable heap address owned by this
+    /// object, are only read with atomic loads once the table is published, and are only written
+    /// (once each, with a release store) under ``SharedInstances``' insertion lock.
+    @usableFromInline
+    final class Table: @unchecked Sendable {
+        @usableFromInline
+        let mask: Int
+        @usableFromInline
+        let slots: UnsafeMutablePointer<Int>
+
+        /// - Parameter capacity: A power of two.
+        init(capacity: Int) {
+            mask = capacity - 1
+            slots = .allocate(capacity: capacity)
+            slots.initialize(repeating: 0, count: capacity)
+        }
+
+        deinit {
+            slots.deinitialize(count: mask + 1)
+            slots.deallocate()
+        }
+
+        var capacity: Int { mask + 1 }
+
+        @inlinable
+        func cell(for key: SharedKey) -> (any AnyObject & Sendable)? {
+            var position = key.probeHash & mask
+            while true {
+                let raw = dk_atomic_load_acquire(slots + position)
+                if raw == 0 { return nil }
+                let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                if let cell = entry._withUnsafeGuaranteedRef({ $0.key.matches(key) ? $0.cell : nil }) {
+                    return cell
+                }
+                position = (position &+ 1) & mask
+            }
+        }
+
+        /// Publishes `entry` in the first empty slot of its probe sequence. Call with the insertion
+        /// lock held, on a table that is less than half full.
+        func insert(_ entry: Entry) {
+            var position = entry.key.probeHash & mask
+            while dk_atomic_load_relaxed(slots + position) != 0 {
+                position = (position &+ 1) & mask
+            }
+            dk_atomic_store_release(slots + position, Int(bitPattern: Unmanaged.passUnretained(entry).toOpaque()))
+        }
+    }
+
+    /// What the insertion lock guards; it also keeps every entry and table alive.
+    private struct Published {
+        /// Every entry, in insertion order: the owners of the pointers in the tables' slots.
+        var entries: [Entry] = []
+        /// Every table published, oldest first: kept alive for readers (see the type's discussion).
+        var tables: [Table] = []
+    }
+
+    /// The smallest table; a container has a handful of shared call sites.
+    private static var initialCapacity: Int { 16 }
+
+    private let published = Locked(Published())
     /// The newest table as an unretained pointer; `0` until the first cell is inserted.
     @usableFromInline
     let newestTable = AtomicWord(0)
@@ -72,19 +135,33 @@ package struct SharedInstances: Sendable {
         return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
     }
 
-    /// The slow path of ``cell(for:_:)``: insert the cell and publish a new table.
+    /// The slow path of ``cell(for:_:)``: insert the cell, growing the table if it would be more
+    /// than half full.
     @usableFromInline
     func insertCell(for key: SharedKey, _ makeCell: () -> any AnyObject & Sendable) -> any AnyObject & Sendable {
-        tables.withLock { tables in
-            if let existing = tables.last?.cell(for: key) { return existing }
-            let created = makeCell()
-            let table = Table(
-                keys: (tables.last?.keys ?? []) + [key],
-                cells: (tables.last?.cells ?? []) + [created]
-            )
-            tables.append(table)
-            newestTable.storeRelease(Int(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
-            return created
+        published.withLock { published in
+            if let existing = published.tables.last?.cell(for: key) { return existing }
+            let entry = Entry(key: key, cell: makeCell())
+            published.entries.append(entry)
+            if let newest = published.tables.last, published.entries.count * 2 <= newest.capacity {
+                newest.insert(entry)
+                return entry.cell
+            }
+            var capacity = published.tables.last?.capacity ?? Self.initialCapacity
+            while published.entries.count * 2 > capacity { capacity *= 2 }
+            let grown = Table(capacity: capacity)
+            for existing in published.entries { grown.insert(existing) }
+            published.tables.append(grown)
+            newestTable.storeRelease(Int(bitPattern: Unmanaged.passUnretained(grown).toOpaque()))
+            return entry.cell
+        }
+    }
+
+    /// How many cells the container holds, and how many table slots it keeps for them across every
+    /// table it has published. For tests of the memory bound.
+    package var footprint: (cells: Int, slots: Int, tables: Int) {
+        published.withLock { published in
+            (published.entries.count, published.tables.reduce(0) { $0 + $1.capacity }, published.tables.count)
         }
     }
 }

@@ -44,6 +44,27 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
             && fileID == other.fileID
     }
 
+    /// A cheap, well-mixed hash for the lock-free table's probe sequence (see ``SharedInstances``).
+    ///
+    /// Like ``hash(into:)`` it takes the file by its length only, and it skips `Hasher`'s
+    /// per-process seeding: the lookup runs on every shared resolve, and the keys are call sites
+    /// written by the program's authors, not input an attacker chooses.
+    @inlinable
+    package var probeHash: Int {
+        var mixed = UInt(bitPattern: Int(bitPattern: type))
+        mixed ^= line &* 0x9E37_79B9
+        mixed ^= column &<< 12
+        mixed ^= UInt(fileID.utf8.count) &<< 20
+        mixed ^= UInt(kind.rawValue) &<< 28
+        // A multiply-xorshift finaliser, so that nearby lines land in scattered slots.
+        mixed ^= mixed &>> 15
+        mixed &*= 0x2C1B_3C6D
+        mixed ^= mixed &>> 12
+        mixed &*= 0x297A_2D39
+        mixed ^= mixed &>> 15
+        return Int(bitPattern: mixed)
+    }
+
     // Hashes the file by its length only: call sites in one file differ by line and column
     // anyway, and hashing the file name's bytes on every lookup would cost more than the lookup.
     // Equality still compares the whole name.

@@ -76,4 +76,65 @@ package enum CreationWaits {
     package static func stopWaiting(_ thread: UInt) {
         graph.withLock { _ = $0.waits.removeValue(forKey: thread) }
     }
+
+    // MARK: - Circles the table cannot see
+
+    private static let waitLimit = AtomicWord(30_000)
+
+    /// How long a thread or task waits for one creation of a shared value before the wait is
+    /// called a deadlock and the process stops; 30 seconds.
+    ///
+    /// A creation may wait for something this table does not track: work handed synchronously to
+    /// another thread (`DispatchQueue.main.sync`), or a `Task.detached` it awaits. If that work
+    /// asks for the value being created, both sides wait forever. No legitimate creation should
+    /// keep another thread blocked that long, so the bound turns a silent hang into a stop that
+    /// names the value. Tests lower it; it is not public API.
+    package static var waitLimitMilliseconds: Int {
+        get { waitLimit.loadRelaxed() }
+        set { waitLimit.storeRelease(newValue) }
+    }
+
+    /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
+    static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
+    }
+
+    /// The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
+    /// expects it. A jump of the wall clock only wakes the waiter early or late; it measures the
+    /// wait on the monotonic clock.
+    static func realtimeDeadline(afterMilliseconds milliseconds: Int) -> timespec {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + (milliseconds % 1_000) * 1_000_000
+        deadline.tv_sec += .init(milliseconds / 1_000 + nanoseconds / 1_000_000_000)
+        deadline.tv_nsec = .init(nanoseconds % 1_000_000_000)
+        return deadline
+    }
+
+    /// The stop message for a thread that waited too long for `description`.
+    package static func deadlockMessage(_ description: String, waitedMilliseconds: Int) -> String {
+        "Shared instance deadlock: this thread has waited \(seconds(waitedMilliseconds)) for \(description), "
+            + "which another thread is still creating. The creation is most likely waiting for this thread: it "
+            + "hands work synchronously to another thread or queue (DispatchQueue.main.sync, a semaphore, a lock) "
+            + "and that work asks for the same instance. Resolve what that work needs before handing it off and "
+            + "pass it in, or hand the work off asynchronously. If the creation is merely this slow, create the "
+            + "instance before other threads need it."
+    }
+
+    /// The stop message for a task that waited too long for `description`.
+    package static func asyncDeadlockMessage(_ description: String, waitedMilliseconds: Int) -> String {
+        "Shared instance deadlock: a task has waited \(seconds(waitedMilliseconds)) for \(description), "
+            + "which another task is still creating. The creation most likely awaits this task: it awaits "
+            + "unstructured work (Task.detached, a continuation resumed elsewhere) that asks for the same "
+            + "instance, and such work does not inherit the creation's context, so it cannot be recognised as a "
+            + "cycle. Resolve what that work needs before starting it and pass it in, or use a child task "
+            + "(async let, a task group), whose request for the instance stops at once as a cycle. If the "
+            + "creation is merely this slow, create the instance before other tasks need it."
+    }
+
+    private static func seconds(_ milliseconds: Int) -> String {
+        "\(milliseconds / 1_000).\(String(milliseconds % 1_000 / 100)) s"
+    }
 }

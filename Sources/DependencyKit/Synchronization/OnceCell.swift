@@ -18,10 +18,13 @@
 /// the cell's condition variable, which releases the mutex while they sleep.
 ///
 /// A caller that arrives on the thread that is creating the value is re-entering its own
-/// creation — a dependency cycle. Waiting would hang forever, so the cell stops with a
-/// precondition failure that names what was being created. Threads that would wait for each
-/// other in a circle (thread 1 creates A, which needs B, while thread 2 creates B, which needs A)
-/// stop the same way; see ``CreationWaits``.
+/// creation — a dependency cycle. Waiting would hang forever, so the cell stops the process with
+/// a message that names what was being created. Threads that would wait for each other in a
+/// circle (thread 1 creates A, which needs B, while thread 2 creates B, which needs A) stop the
+/// same way; see ``CreationWaits``. A circle through something other than a cell — the creation
+/// waits in `DispatchQueue.main.sync` for work that asks for the same value — cannot be seen, so
+/// a thread waits for one creation at most ``CreationWaits/waitLimitMilliseconds`` and then
+/// stops with a message naming the value and the likely fix.
 ///
 /// If the creation throws, the cell goes back to empty and wakes the waiters; one of them
 /// creates next. Nothing is cached from a failed creation.
@@ -42,6 +45,8 @@ package final class OnceCell<Value>: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     @usableFromInline
     var state = State.empty
+    /// How many creations have begun, so that a waiter can tell one long creation from several.
+    private var creations = 0
     /// `1` once the cell holds a value that will never be replaced; see ``settle()``.
     @usableFromInline
     let settled = AtomicWord(0)
@@ -53,9 +58,9 @@ package final class OnceCell<Value>: @unchecked Sendable {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         let mutexResult = pthread_mutex_init(mutex, nil)
-        precondition(mutexResult == 0, "pthread_mutex_init failed with \(mutexResult)")
+        if mutexResult != 0 { fatalError("pthread_mutex_init failed with \(mutexResult)") }
         let conditionResult = pthread_cond_init(condition, nil)
-        precondition(conditionResult == 0, "pthread_cond_init failed with \(conditionResult)")
+        if conditionResult != 0 { fatalError("pthread_cond_init failed with \(conditionResult)") }
     }
 
     deinit {
@@ -101,6 +106,9 @@ package final class OnceCell<Value>: @unchecked Sendable {
     ) rethrows -> Result {
         let me = CreationWaits.currentThread
         let cell = ObjectIdentifier(self)
+        // Which creation this thread has been waiting for, and since when.
+        var waitedCreation = 0
+        var waitingSince = 0
         lock()
         waiting: while true {
             switch state {
@@ -115,23 +123,41 @@ package final class OnceCell<Value>: @unchecked Sendable {
             case .creating(let owner):
                 if owner == me {
                     unlock()
-                    preconditionFailure(
+                    fatalError(
                         "Dependency cycle: \(describe()) was requested again while it was being created"
                     )
                 }
                 if let circle = CreationWaits.wait(me, for: cell) {
                     unlock()
-                    preconditionFailure(
+                    fatalError(
                         "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
                             + "each creation waits for the next one, which is being created on another thread"
                     )
                 }
-                let waitResult = pthread_cond_wait(condition, mutex)
+                // A creation that hands work synchronously to another thread which then asks for this
+                // value (`DispatchQueue.main.sync`) is a circle this table cannot see: the creator waits
+                // in the queue, not on a cell. So the wait for one creation is bounded.
+                let now = CreationWaits.monotonicMilliseconds()
+                if waitedCreation != creations {
+                    waitedCreation = creations
+                    waitingSince = now
+                }
+                let remaining = CreationWaits.waitLimitMilliseconds - (now - waitingSince)
+                if remaining <= 0 {
+                    CreationWaits.stopWaiting(me)
+                    unlock()
+                    fatalError(CreationWaits.deadlockMessage(describe(), waitedMilliseconds: now - waitingSince))
+                }
+                var deadline = CreationWaits.realtimeDeadline(afterMilliseconds: remaining)
+                let waitResult = pthread_cond_timedwait(condition, mutex, &deadline)
                 CreationWaits.stopWaiting(me)
-                precondition(waitResult == 0, "pthread_cond_wait failed with \(waitResult)")
+                if waitResult != 0 && waitResult != ETIMEDOUT {
+                    fatalError("pthread_cond_timedwait failed with \(waitResult)")
+                }
             }
         }
         state = .creating(owner: me)
+        creations &+= 1
         CreationWaits.began(cell, on: me, description: describe())
         unlock()
 
@@ -158,13 +184,13 @@ package final class OnceCell<Value>: @unchecked Sendable {
     @usableFromInline
     func lock() {
         let result = pthread_mutex_lock(mutex)
-        precondition(result == 0, "pthread_mutex_lock failed with \(result)")
+        if result != 0 { fatalError("pthread_mutex_lock failed with \(result)") }
     }
 
     @usableFromInline
     func unlock() {
         let result = pthread_mutex_unlock(mutex)
-        precondition(result == 0, "pthread_mutex_unlock failed with \(result)")
+        if result != 0 { fatalError("pthread_mutex_unlock failed with \(result)") }
     }
 }
 
