@@ -52,4 +52,16 @@ import Testing
         #expect(ResponseLoader.nanoseconds(.nan) == 0)
         #expect(ResponseLoader.nanoseconds(-5) == 0)
     }
+
+    /// A deadline that fires before the request is registered must still end it: many tries at
+    /// a nanosecond, where the race is most likely.
+    @Test func nanosecondTimeoutNeverHangs() async throws {
+        try await withLoopbackServer(.silent) { server in
+            for _ in 0..<50 {
+                await #expect(throws: HTTPError.timedOut) {
+                    let _: User = try await service(server, timeout: 1e-9).get("/users/me", token: nil)
+                }
+            }
+        }
+    }
 }
