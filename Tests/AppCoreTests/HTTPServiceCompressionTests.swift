@@ -33,7 +33,9 @@ import Testing
                 let _: [User] = try await service.get("/users", token: nil)
             }
             let growth = peak.growth()
-            print("gzip bomb: \(bomb.encodedBytes) bytes decoding to \(bomb.decodedBytes); peak RSS growth \(growth.map { "\($0 >> 20) MiB" } ?? "unknown")")
+            print(
+                "gzip bomb: \(bomb.encodedBytes) bytes decoding to \(bomb.decodedBytes); peak RSS growth \(growth.map { "\($0 >> 20) MiB" } ?? "unknown")"
+            )
             if let growth {
                 #expect(growth < 128 * limit, "peak RSS grew by \(growth >> 20) MiB against a \(limit >> 20) MiB limit")
             }

@@ -11,12 +11,19 @@
 ///   that URL's origin (scheme, host and port) — never to an absolute URL elsewhere, and never
 ///   along a redirect that leaves the origin.
 /// - Refuses plain `http://` to anything but loopback unless
-///   ``HTTPConfiguration/allowsInsecureHTTP`` is set, for requests and for redirects.
-/// - Enforces ``HTTPConfiguration/maximumResponseBytes`` while the body streams in: a
-///   `Content-Length` over the limit is rejected before the body is read, and a body that grows
-///   past it is cancelled.
+///   ``HTTPConfiguration/allowsInsecureHTTP`` is set, for requests and for redirects. Loopback is
+///   `localhost` or `127.x.y.z` spelled plainly; a spelling a resolver might read otherwise
+///   (`localhost.`, `127.0.0.1.`, `127.08.0.1`) is not loopback. On Linux an IPv6 literal host
+///   such as `[::1]` fails with ``HTTPError/unsupportedHost(_:)``: the platform cannot load it.
+/// - Enforces ``HTTPConfiguration/maximumResponseBytes`` on the *decoded* body while it streams
+///   in: a `Content-Length` over the limit is rejected before the body is read, and a body that
+///   grows past it is cancelled. Requests ask for `Accept-Encoding: identity`; a compressed body
+///   sent anyway counts by its decoded size, and memory stays bounded even for a gzip bomb.
+/// - Refuses a timeout outside ``HTTPConfiguration/timeoutRange`` with
+///   ``HTTPError/invalidConfiguration(_:)`` before anything is sent.
 /// - Maps every failure to a typed ``HTTPError``. Tokens and passwords never appear in one: a
-///   server that echoes them in an error body has them replaced by `<redacted>`.
+///   server that echoes them in an error body has them replaced by `<redacted>`, in every form
+///   the client sent them (as is, JSON-escaped, percent-encoded), before the body is shortened.
 ///
 /// ```swift
 /// let service = HTTPService(configuration: HTTPConfiguration(baseURL: url))

@@ -137,7 +137,9 @@ final class LoopbackServer: Sendable {
             var remaining = count
             while remaining > 0 {
                 let units = min(remaining, perBatch)
-                guard writeBody(connection, units == perBatch ? batch : batch.prefix(units * unit.count)) else { return }
+                guard writeBody(connection, units == perBatch ? batch : batch.prefix(units * unit.count)) else {
+                    return
+                }
                 remaining -= units
             }
             _ = writeBody(connection, suffix)
