@@ -45,7 +45,13 @@ struct DemoCommand: AsyncParsableCommand {
                 )
             }
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be greater than 0") }
+        // The same rule HTTPConfiguration applies: finite, more than zero, at most a year.
+        guard timeout > 0, HTTPConfiguration.timeoutRange.contains(timeout) else {
+            throw ValidationError(
+                "--timeout must be a number of seconds greater than 0 and at most "
+                    + "\(Int(HTTPConfiguration.timeoutRange.upperBound)) (one year)"
+            )
+        }
     }
 
     func run() async throws {

@@ -1,4 +1,4 @@
-internal import DependencyKit
+import Foundation
 
 /// A string that must never be printed: a password or a bearer token.
 ///
@@ -44,10 +44,36 @@ extension Secret {
     final class Collector: Sendable {
         static let key = CodingUserInfoKey(rawValue: "AppCore.Secret.Collector")!
 
-        private let recorded = Locked<[String]>([])
+        private let recorded = Lock<[String]>([])
 
         func record(_ value: String) { recorded.withLock { $0.append(value) } }
 
         var values: [String] { recorded.withLock { $0 } }
+    }
+}
+
+extension Secret {
+    /// Every form in which the client may have put `value` on the wire, for redaction: as it is
+    /// (the `Authorization` header), as `JSONEncoder` escapes it inside a request body
+    /// (`pa"ss/word` becomes `pa\"ss\/word`), the same without escaped slashes (as most servers
+    /// re-serialise it), and percent-encoded (as it would appear in a URL or form).
+    ///
+    /// The list holds only non-empty forms, longest first, so that replacing them in order never
+    /// leaves part of a longer form behind.
+    static func wireForms(of value: String) -> [String] {
+        guard !value.isEmpty else { return [] }
+        var forms: Set<String> = [value]
+        for options: JSONEncoder.OutputFormatting in [[], [.withoutEscapingSlashes]] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = options
+            if let data = try? encoder.encode(value) {
+                let quoted = String(decoding: data, as: UTF8.self)
+                forms.insert(String(quoted.dropFirst().dropLast()))
+            }
+        }
+        if let percentEncoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+            forms.insert(percentEncoded)
+        }
+        return forms.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 }

@@ -23,6 +23,12 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     case cancelled
     /// Any other transport failure.
     case transport(String)
+    /// The configuration cannot be used, for example a timeout that is not a finite number of
+    /// seconds within ``HTTPConfiguration/timeoutRange``. Nothing was sent.
+    case invalidConfiguration(String)
+    /// The host cannot be reached by this platform's URL loading system (on Linux, an IPv6
+    /// address literal such as `[::1]`; use `127.0.0.1` or `localhost`). Nothing was sent.
+    case unsupportedHost(String)
 
     /// A one-line explanation for people.
     public var description: String {
@@ -39,6 +45,9 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         case .encodingFailed(let reason): "could not encode the request: \(reason)"
         case .cancelled: "the request was cancelled"
         case .transport(let reason): "transport error: \(reason)"
+        case .invalidConfiguration(let reason): "invalid HTTP configuration: \(reason)"
+        case .unsupportedHost(let host):
+            "the host \(host) cannot be used on this platform; use 127.0.0.1 or localhost for this machine"
         }
     }
 }

@@ -11,12 +11,19 @@
 ///   that URL's origin (scheme, host and port) — never to an absolute URL elsewhere, and never
 ///   along a redirect that leaves the origin.
 /// - Refuses plain `http://` to anything but loopback unless
-///   ``HTTPConfiguration/allowsInsecureHTTP`` is set, for requests and for redirects.
-/// - Enforces ``HTTPConfiguration/maximumResponseBytes`` while the body streams in: a
-///   `Content-Length` over the limit is rejected before the body is read, and a body that grows
-///   past it is cancelled.
+///   ``HTTPConfiguration/allowsInsecureHTTP`` is set, for requests and for redirects. Loopback is
+///   `localhost` or `127.x.y.z` spelled plainly; a spelling a resolver might read otherwise
+///   (`localhost.`, `127.0.0.1.`, `127.08.0.1`) is not loopback. On Linux an IPv6 literal host
+///   such as `[::1]` fails with ``HTTPError/unsupportedHost(_:)``: the platform cannot load it.
+/// - Enforces ``HTTPConfiguration/maximumResponseBytes`` on the *decoded* body while it streams
+///   in: a `Content-Length` over the limit is rejected before the body is read, and a body that
+///   grows past it is cancelled. Requests ask for `Accept-Encoding: identity`; a compressed body
+///   sent anyway counts by its decoded size, and memory stays bounded even for a gzip bomb.
+/// - Refuses a timeout outside ``HTTPConfiguration/timeoutRange`` with
+///   ``HTTPError/invalidConfiguration(_:)`` before anything is sent.
 /// - Maps every failure to a typed ``HTTPError``. Tokens and passwords never appear in one: a
-///   server that echoes them in an error body has them replaced by `<redacted>`.
+///   server that echoes them in an error body has them replaced by `<redacted>`, in every form
+///   the client sent them (as is, JSON-escaped, percent-encoded), before the body is shortened.
 ///
 /// ```swift
 /// let service = HTTPService(configuration: HTTPConfiguration(baseURL: url))
@@ -93,8 +100,10 @@ public struct HTTPService: HTTPServiceType {
     func makeRequest(method: String, path: String, body: (any Encodable)?, token: Secret?) throws(HTTPError)
         -> PreparedRequest
     {
+        try configuration.validate()
         let url = try resolve(path)
         guard let origin = Origin(url) else { throw .invalidURL(Self.redactingCredentials(url)) }
+        try Self.checkHostIsUsable(origin.host)
         if origin.scheme == "http", !configuration.allowsInsecureHTTP, !Self.isLoopback(origin.host) {
             throw .insecureTransport(host: origin.host)
         }
@@ -102,6 +111,9 @@ public struct HTTPService: HTTPServiceType {
         var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        // The size limit is about decoded bytes; asking for none keeps an honest server's body
+        // as large on the wire as in memory (see ResponseLoader for a server that ignores this).
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let body {
             let encoded = try Self.encode(body)
             request.httpBody = encoded.data
@@ -129,19 +141,34 @@ public struct HTTPService: HTTPServiceType {
         return url
     }
 
-    /// Whether `host` is this machine: `localhost`, `::1` or an address in `127.0.0.0/8`.
+    /// Whether `host` is this machine: `localhost` or an address in `127.0.0.0/8`.
     ///
-    /// Parsed strictly, so a name such as `127.0.0.1.example.com` is not loopback.
+    /// Parsed strictly, in the one spelling that every resolver reads the same way: four decimal
+    /// octets without leading zeros, no trailing dot. `127.0.0.1.example.com`, `127.08.0.1`
+    /// (octal to some resolvers, a DNS name to others), `127.0.0.1.` and `localhost.` (fully
+    /// qualified names that go to DNS) are not loopback.
     static func isLoopback(_ host: String) -> Bool {
-        var host = host.lowercased()
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.hasSuffix(".") { host.removeLast() }
-        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let host = host.lowercased()
+        if host == "localhost" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4,
-            octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil })
+            octets.allSatisfy({ octet in
+                !octet.isEmpty && octet.count <= 3 && octet.allSatisfy { $0.isASCII && $0.isNumber }
+                    && (octet == "0" || octet.first != "0") && UInt8(octet) != nil
+            })
         else { return false }
         return octets[0] == "127"
+    }
+
+    /// Refuses hosts the transport cannot reach. On Linux, FoundationNetworking rejects every URL
+    /// whose host is an IPv6 literal (`http://[::1]:8080` fails with `URLError` -1000), so such a
+    /// host is refused up front with a message that says why and what to use instead.
+    static func checkHostIsUsable(_ host: String) throws(HTTPError) {
+        #if canImport(FoundationNetworking)
+            if host.contains(":") {
+                throw .unsupportedHost(host)
+            }
+        #endif
     }
 
     /// A URL with any `user:password@` part removed, for messages.
@@ -191,18 +218,23 @@ public struct HTTPService: HTTPServiceType {
         return data
     }
 
-    /// The server's error message, from `{"error": "..."}` when it sends one, else the start of
-    /// the raw text; any secret the request carried is replaced by `<redacted>`.
+    /// The server's error message, from `{"error": "..."}` when it sends one, else the raw text,
+    /// cut to 512 characters.
+    ///
+    /// Every secret the request carried is replaced by `<redacted>` first, in each form the client
+    /// put it on the wire (see ``Secret/wireForms``), and only then is the text cut, so a secret
+    /// that straddles the cut cannot survive in part.
     static func errorText(from data: Data, redacting secrets: [String] = []) -> String {
         struct ErrorBody: Decodable { let error: String }
         var text: String
         if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {
             text = body.error
         } else {
-            text = String(decoding: data.prefix(512), as: UTF8.self)
+            text = String(decoding: data, as: UTF8.self)
         }
-        for secret in secrets where !secret.isEmpty {
-            text = text.replacingOccurrences(of: secret, with: "<redacted>")
+        let forms = Set(secrets.flatMap(Secret.wireForms(of:))).sorted { $0.count > $1.count }
+        for form in forms {
+            text = text.replacingOccurrences(of: form, with: "<redacted>")
         }
         if text.count > 512 { text = String(text.prefix(512)) + "…" }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
