@@ -49,6 +49,9 @@ extension AppDependency {
 // snippet: concurrency-final-subclass
 nonisolated final class OfflineAppDependency: AppDependency, @unchecked Sendable {
     override func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("Offline", isDirectory: true) }
+    }
 }
 // end-snippet
 
