@@ -18,7 +18,10 @@ Its lines are compared after removing their common indentation, so a snippet may
 a type or a test function. Lines ending in `// snippet.hide` are left out of the comparison,
 for set-up that the article does not need to show.
 
-Usage: Scripts/check-snippets.py [--list]
+Usage: Scripts/check-snippets.py [--list] [--fix]
+
+--fix rewrites every article block that differs from its snippet with the snippet's code (the
+compiled code wins); review the diff before committing.
 """
 
 import pathlib
@@ -75,11 +78,12 @@ def collect_snippets(errors):
     return snippets
 
 
-def check_articles(snippets, errors):
+def check_articles(snippets, errors, fix=False):
     used, blocks = set(), 0
     for root in ARTICLE_ROOTS:
         for path in [root] if root.is_file() else sorted(root.rglob("*.md")):
             lines = path.read_text().splitlines()
+            fixed = False
             index = 0
             while index < len(lines):
                 line = lines[index]
@@ -110,6 +114,11 @@ def check_articles(snippets, errors):
                         used.add(name)
                         if name not in snippets:
                             errors.append(f"{where}: no snippet named '{name}' in the snippet sources")
+                        elif snippets[name][0] != body and fix:
+                            pad = " " * indent
+                            lines[index + 1 : end] = [pad + text if text else "" for text in snippets[name][0]]
+                            end = index + 1 + len(snippets[name][0])
+                            fixed = True
                         elif snippets[name][0] != body:
                             expected, origin = snippets[name]
                             errors.append(f"{where}: differs from snippet '{name}' at {origin}")
@@ -117,6 +126,9 @@ def check_articles(snippets, errors):
                 elif marker is not None and marker.group(1) == "snippet":
                     errors.append(f"{where}: a snippet marker must precede a ```swift block")
                 index = end + 1
+            if fixed:
+                path.write_text("\n".join(lines) + "\n")
+                print(f"check-snippets: rewrote {path.relative_to(ROOT)}")
     return used, blocks
 
 
@@ -132,7 +144,7 @@ def diff(expected, actual):
 def main():
     errors = []
     snippets = collect_snippets(errors)
-    used, blocks = check_articles(snippets, errors)
+    used, blocks = check_articles(snippets, errors, fix="--fix" in sys.argv)
     if "--list" in sys.argv:
         for name in sorted(snippets):
             print(f"{name:40} {snippets[name][1]}{'' if name in used else '  (unused)'}")

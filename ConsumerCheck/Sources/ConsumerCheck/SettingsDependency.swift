@@ -43,13 +43,17 @@ nonisolated extension SettingsDependency {
 nonisolated extension SettingsDependency where Self: PartialContainer {
     func resolveThemeStore() -> any ThemeStore { live { BundledThemeStore() } }
     func resolveTheme() async -> Theme { await fresh { await makeTheme() } }
-    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel { await fresh { await makeSettingsViewModel() } }
+    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
+        await fresh { await makeSettingsViewModel() }
+    }
 }
 
 nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
     func resolveThemeStore() -> any ThemeStore { live { BundledThemeStore() } }
     func resolveTheme() async -> Theme { await fresh { await makeTheme() } }
-    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel { await fresh { await makeSettingsViewModel() } }
+    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
+        await fresh { await makeSettingsViewModel() }
+    }
 }
 
 nonisolated enum SettingsInjector: DependencyInjecting {

@@ -36,7 +36,8 @@ struct ProfileViewModelTests {
     @Test(.dependencies(DarkThemeDependency()))
     func asyncResolvesCanBeCalledFromADetachedTaskThatCapturedTheTestsScope() async {
         let context = DependencyContext.capture()
-        let theme = await Task.detached { await context.run { await SettingsInjector.dependencies.resolveTheme() } }.value
+        let theme = await Task.detached { await context.run { await SettingsInjector.dependencies.resolveTheme() } }
+            .value
         #expect(theme.name == "Dark")
     }
 }
