@@ -30,7 +30,13 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ARTICLE_ROOTS = sorted(ROOT.glob("Sources/*/*.docc")) + [ROOT / "Examples" / "README.md", ROOT / "README.md"]
-SNIPPET_ROOTS = [ROOT / "Tests" / "DocumentationSnippets", ROOT / "ConsumerCheck" / "Sources", ROOT / "ConsumerCheck" / "Tests"]
+SNIPPET_ROOTS = [
+    ROOT / "Tests" / "DocumentationSnippets",
+    ROOT / "ConsumerCheck" / "Sources",
+    ROOT / "ConsumerCheck" / "Tests",
+    ROOT / "ReadmeCheck" / "Sources",
+    ROOT / "ReadmeCheck" / "Tests",
+]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")
 END = re.compile(r"^\s*// end-snippet\s*$")
