@@ -17,9 +17,16 @@ let package = Package(
         .package(name: "DependencyKit", path: "..")
     ],
     targets: [
+        // A library with a container of its own that the app subclasses (Multi-Module Apps);
+        // no default isolation, like most libraries.
+        .target(
+            name: "ForecastKit",
+            dependencies: [.product(name: "DependencyKit", package: "DependencyKit")]
+        ),
         .executableTarget(
             name: "ConsumerCheck",
             dependencies: [
+                "ForecastKit",
                 .product(name: "AppCore", package: "DependencyKit"),
                 .product(name: "DependencyKit", package: "DependencyKit"),
             ],
@@ -29,6 +36,7 @@ let package = Package(
             name: "ConsumerCheckTests",
             dependencies: [
                 "ConsumerCheck",
+                "ForecastKit",
                 .product(name: "AppCore", package: "DependencyKit"),
                 .product(name: "DependencyKit", package: "DependencyKit"),
                 .product(name: "DependencyKitTesting", package: "DependencyKit"),

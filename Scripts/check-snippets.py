@@ -18,7 +18,10 @@ Its lines are compared after removing their common indentation, so a snippet may
 a type or a test function. Lines ending in `// snippet.hide` are left out of the comparison,
 for set-up that the article does not need to show.
 
-Usage: Scripts/check-snippets.py [--list]
+Usage: Scripts/check-snippets.py [--list] [--fix]
+
+--fix rewrites every article block that differs from its snippet with the snippet's code (the
+compiled code wins); review the diff before committing.
 """
 
 import pathlib
@@ -27,7 +30,13 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ARTICLE_ROOTS = sorted(ROOT.glob("Sources/*/*.docc")) + [ROOT / "Examples" / "README.md", ROOT / "README.md"]
-SNIPPET_ROOTS = [ROOT / "Tests" / "DocumentationSnippets", ROOT / "ConsumerCheck" / "Sources", ROOT / "ConsumerCheck" / "Tests"]
+SNIPPET_ROOTS = [
+    ROOT / "Tests" / "DocumentationSnippets",
+    ROOT / "ConsumerCheck" / "Sources",
+    ROOT / "ConsumerCheck" / "Tests",
+    ROOT / "ReadmeCheck" / "Sources",
+    ROOT / "ReadmeCheck" / "Tests",
+]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")
 END = re.compile(r"^\s*// end-snippet\s*$")
@@ -75,11 +84,12 @@ def collect_snippets(errors):
     return snippets
 
 
-def check_articles(snippets, errors):
+def check_articles(snippets, errors, fix=False):
     used, blocks = set(), 0
     for root in ARTICLE_ROOTS:
         for path in [root] if root.is_file() else sorted(root.rglob("*.md")):
             lines = path.read_text().splitlines()
+            fixed = False
             index = 0
             while index < len(lines):
                 line = lines[index]
@@ -110,6 +120,11 @@ def check_articles(snippets, errors):
                         used.add(name)
                         if name not in snippets:
                             errors.append(f"{where}: no snippet named '{name}' in the snippet sources")
+                        elif snippets[name][0] != body and fix:
+                            pad = " " * indent
+                            lines[index + 1 : end] = [pad + text if text else "" for text in snippets[name][0]]
+                            end = index + 1 + len(snippets[name][0])
+                            fixed = True
                         elif snippets[name][0] != body:
                             expected, origin = snippets[name]
                             errors.append(f"{where}: differs from snippet '{name}' at {origin}")
@@ -117,6 +132,9 @@ def check_articles(snippets, errors):
                 elif marker is not None and marker.group(1) == "snippet":
                     errors.append(f"{where}: a snippet marker must precede a ```swift block")
                 index = end + 1
+            if fixed:
+                path.write_text("\n".join(lines) + "\n")
+                print(f"check-snippets: rewrote {path.relative_to(ROOT)}")
     return used, blocks
 
 
@@ -132,7 +150,7 @@ def diff(expected, actual):
 def main():
     errors = []
     snippets = collect_snippets(errors)
-    used, blocks = check_articles(snippets, errors)
+    used, blocks = check_articles(snippets, errors, fix="--fix" in sys.argv)
     if "--list" in sys.argv:
         for name in sorted(snippets):
             print(f"{name:40} {snippets[name][1]}{'' if name in used else '  (unused)'}")

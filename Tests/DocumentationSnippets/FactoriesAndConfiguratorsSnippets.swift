@@ -55,7 +55,7 @@ class DetailScreenDependency: CoreDependency, @unchecked Sendable {
     // snippet: factories-factory
     // In the container; the autoclosure escapes, hence `self.`
     open func resolveDetailFactory() -> DetailViewModel.Factory {
-        .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+        fresh { .init(dependency: .init(usersWorker: self.resolveUsersWorker())) }
     }
 }  // snippet.hide
 
@@ -67,11 +67,11 @@ func showDetail(for user: User, detailFactory: DetailViewModel.Factory) -> Detai
 }
 
 class UserCellDependency: CoreDependency, @unchecked Sendable {
-    func resolveAvatarLoader() -> any AvatarLoading { InitialsAvatarLoader() }
+    func resolveAvatarLoader() -> any AvatarLoading { fresh { InitialsAvatarLoader() } }
 
     // snippet: factories-configurator
     open func resolveUserCellConfigurator() -> UserCell.Configurator {
-        .init(dependency: .init(avatars: self.resolveAvatarLoader()))
+        fresh { .init(dependency: .init(avatars: self.resolveAvatarLoader())) }
     }
 }  // snippet.hide
 
@@ -114,7 +114,7 @@ class ControllersDependency: CoreDependency, @unchecked Sendable {
     // snippet: factories-main-actor-resolve
     @MainActor
     open func resolveDetailFactory() -> DetailViewController.Factory {
-        .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+        fresh { .init(dependency: .init(usersWorker: self.resolveUsersWorker())) }
     }
     // end-snippet
 }

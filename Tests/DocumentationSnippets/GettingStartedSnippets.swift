@@ -3,9 +3,11 @@ import DependencyKitTesting
 import Foundation
 import Testing
 
-// The samples of GettingStarted.md: a container declared with the engine, one override, a test.
+// The samples of GettingStarted.md in a module without default isolation: the container's plain
+// spelling. The rest of the article's code is compiled verbatim, under default MainActor
+// isolation, in ConsumerCheck/Sources/ConsumerCheck/GettingStarted.swift; this copy keeps it
+// running in `swift test`.
 
-// snippet: getting-started-domain
 protocol Clock: Sendable {
     func hour() -> Int
 }
@@ -29,7 +31,6 @@ struct TimeOfDayGreeter: Greeter {
         }
     }
 }
-// end-snippet
 
 // snippet: getting-started-container
 protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
@@ -37,9 +38,13 @@ protocol GreetingDependency: InjectableContainer where Injector == GreetingInjec
     func resolveGreeter() -> any Greeter
 }
 
+extension GreetingDependency {
+    func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
+}
+
 class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
-    func resolveClock() -> any Clock { SystemClock() }
-    func resolveGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
+    func resolveClock() -> any Clock { live { SystemClock() } }
+    func resolveGreeter() -> any Greeter { fresh(makeGreeter) }
 }
 
 enum GreetingInjector: DependencyInjecting {
@@ -53,15 +58,12 @@ extension HasGreetingDependencies {
 }
 // end-snippet
 
-// snippet: getting-started-view-model
 struct WelcomeViewModel: HasGreetingDependencies {
     func title(for name: String) -> String {
         dependencies.resolveGreeter().greeting(for: name)
     }
 }
-// end-snippet
 
-// snippet: getting-started-override
 struct FixedClock: Clock {
     let fixedHour: Int
 
@@ -69,19 +71,15 @@ struct FixedClock: Clock {
 }
 
 final class EveningDependency: CoreGreetingDependency, @unchecked Sendable {
-    override func resolveClock() -> any Clock { FixedClock(fixedHour: 20) }
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 20) } }
 }
-// end-snippet
 
 enum GettingStartedLaunch {
-    // snippet: getting-started-install
     static func applicationDidFinishLaunching() {
         GreetingInjector.dependencies = EveningDependency()
     }
-    // end-snippet
 }
 
-// snippet: getting-started-test
 @Suite struct WelcomeViewModelTests {
     @Test(.dependencies(EveningDependency()))
     func greetsInTheEvening() {
@@ -90,18 +88,17 @@ enum GettingStartedLaunch {
 
     @Test func greetsInTheMorningInsideAScope() {
         final class MorningDependency: CoreGreetingDependency, @unchecked Sendable {
-            override func resolveClock() -> any Clock { FixedClock(fixedHour: 9) }
+            override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
         }
         withDependencies(MorningDependency()) {
             #expect(WelcomeViewModel().title(for: "Ada") == "Good morning, Ada!")
         }
     }
 }
-// end-snippet
 
 /// Installing a global container changes what every unscoped reader sees, so this suite runs
 /// its tests one at a time and puts the default back.
-@Suite(.serialized) struct GettingStartedGlobalTests {
+@Suite(.serialized, .allowsGlobalInstalls) struct GettingStartedGlobalTests {
     @Test func installingAtLaunchChangesWhatEveryReaderGets() {
         GettingStartedLaunch.applicationDidFinishLaunching()
         defer { GreetingInjector.reset() }

@@ -1,7 +1,7 @@
 import AppCore
-import Foundation
 import DependencyKit
 import DependencyKitTesting
+import Foundation
 import Testing
 
 // snippet: landing-page

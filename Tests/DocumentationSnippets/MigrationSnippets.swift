@@ -17,19 +17,19 @@ protocol ProfileDependency: InjectableContainer where Injector == ProfileInjecto
 
 class CoreProfileDependency: DependencyContainer, ProfileDependency, @unchecked Sendable {
     func resolveHTTPService() -> any HTTPServiceType {
-        HTTPService(configuration: HTTPConfiguration(baseURL: URL(string: "https://api.example.com")!))
+        live { HTTPService(configuration: HTTPConfiguration(baseURL: URL(string: "https://api.example.com")!)) }
     }
 
     func resolveUsersStore() -> any UsersStore {
-        UsersNetworkStore(httpService: resolveHTTPService())
+        fresh { UsersNetworkStore(httpService: resolveHTTPService()) }
     }
 
     func resolveUsersCache() -> any UsersCacheStore {
-        UsersFileCacheStore(directory: FileManager.default.temporaryDirectory)
+        live { UsersFileCacheStore(directory: FileManager.default.temporaryDirectory) }
     }
 
     func resolveUsersWorker() -> any UsersWorkerType {
-        UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache())
+        fresh { UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache()) }
     }
 }
 
@@ -54,8 +54,8 @@ struct ProfileScreenModel: HasProfileDependencies {
 
 // snippet: migration-test
 final class TestProfileDependency: CoreProfileDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { CannedHTTPService() }
-    override func resolveUsersCache() -> any UsersCacheStore { InMemoryUsersCache() }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
+    override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 
 @Test(.dependencies(TestProfileDependency()))
@@ -80,5 +80,6 @@ func profileLoadsTheSignedInUser() async throws {
 }
 
 private final class OfflineProfileDependency: CoreProfileDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
+    override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }

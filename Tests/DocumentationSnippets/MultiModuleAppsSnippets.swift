@@ -23,17 +23,20 @@ protocol AppDependencies: Dependency {
 }
 
 extension AppDependencies {
-    func resolveAnalytics() -> any Analytics { NoAnalytics() }
+    func makeAnalytics() -> any Analytics { NoAnalytics() }
+}
+
+extension AppDependencies where Self: PartialContainer {
+    func resolveAnalytics() -> any Analytics { fresh(makeAnalytics) }
 }
 // end-snippet
 
 // snippet: multi-module-class
 class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable {
-    // Declared here too, so that subclasses can override it.
-    func resolveAnalytics() -> any Analytics { NoAnalytics() }
+    func resolveAnalytics() -> any Analytics { fresh(makeAnalytics) }
 
     override func resolveUsersCacheDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("MyApp")
+        live { FileManager.default.temporaryDirectory.appendingPathComponent("MyApp") }
     }
 }
 // end-snippet
@@ -77,16 +80,18 @@ actor RecordingAnalytics: Analytics {
 final class TestAppDependency: AppDependency, @unchecked Sendable {
     let analytics = RecordingAnalytics()
 
-    override func resolveAnalytics() -> any Analytics { analytics }
-    override func resolveHTTPService() -> any HTTPServiceType { CannedHTTPService() }
+    override func resolveAnalytics() -> any Analytics { fresh { analytics } }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") }
+    }
 }
 
-@Test func signingUpIsTracked() async throws {
-    let container = TestAppDependency()
-    let session = try await withDependencies(container) {
-        try await SignUpViewModel().signUp(name: "Ada", email: "ada@example.com", password: "correct horse")
-    }
+@Test(.dependencies(TestAppDependency()))
+func signingUpIsTracked() async throws {
+    let session = try await SignUpViewModel().signUp(name: "Ada", email: "ada@example.com", password: "correct horse")
     #expect(session.user.name == "Ada")
+    let container = try #require(DependencyInjector.dependencies as? TestAppDependency)
     #expect(await container.analytics.events == ["signed-up"])
 }
 // end-snippet
@@ -96,17 +101,46 @@ protocol FeatureDependency: InjectableContainer where Injector == FeatureInjecto
     func resolveAnalytics() -> any Analytics
 }
 
-final class CoreFeatureDependency: DependencyContainer, FeatureDependency, @unchecked Sendable {
-    func resolveAnalytics() -> any Analytics { NoAnalytics() }
+class CoreFeatureDependency: DependencyContainer, FeatureDependency, @unchecked Sendable {
+    func resolveAnalytics() -> any Analytics { fresh { NoAnalytics() } }
 }
 
 enum FeatureInjector: DependencyInjecting {
     static let storage = ContainerStorage<any FeatureDependency> { CoreFeatureDependency() }
 }
+
+protocol HasFeatureDependencies {}
+
+extension HasFeatureDependencies {
+    var featureDependencies: any FeatureDependency { FeatureInjector.dependencies }
+}
+// end-snippet
+
+// snippet: multi-module-second-injector-test
+struct CheckoutViewModel: HasAppDependencies, HasFeatureDependencies {
+    func checkOut() async { await featureDependencies.resolveAnalytics().track("checked-out") }
+}
+
+final class RecordingFeatureDependency: CoreFeatureDependency, @unchecked Sendable {
+    let analytics = RecordingAnalytics()
+
+    override func resolveAnalytics() -> any Analytics { fresh { analytics } }
+}
+
+// One trait per injector; each container is scoped to this test alone.
+@Test(.dependencies(TestAppDependency()), .dependencies(RecordingFeatureDependency()))
+func checkingOutIsTrackedByTheFeaturesOwnAnalytics() async throws {
+    await CheckoutViewModel().checkOut()
+    let feature = try #require(FeatureInjector.dependencies as? RecordingFeatureDependency)
+    let app = try #require(DependencyInjector.dependencies as? TestAppDependency)
+    #expect(await feature.analytics.events == ["checked-out"])
+    #expect(await app.analytics.events == [])
+}
 // end-snippet
 
 @Suite struct MultiModuleAppsTests {
-    @Test(.dependencies(AppDependency()))
+    // Reads the app's production cache directory, a live leaf, on purpose.
+    @Test(.dependencies(AppDependency()), .allowsLiveDependencies)
     func appTypesSeeAppCoreAndAppResolvesThroughOneTypedContainer() {
         struct Probe: HasAppDependencies {}
         #expect(Probe().dependencies.resolveAnalytics() is NoAnalytics)
@@ -121,7 +155,7 @@ enum FeatureInjector: DependencyInjecting {
 
     @Test func aSecondInjectorIsIndependentOfAppCores() {
         final class LoudFeatureDependency: DependencyContainer, FeatureDependency, @unchecked Sendable {
-            func resolveAnalytics() -> any Analytics { RecordingAnalytics() }
+            func resolveAnalytics() -> any Analytics { fresh { RecordingAnalytics() } }
         }
         withDependencies(LoudFeatureDependency()) {
             #expect(FeatureInjector.dependencies.resolveAnalytics() is RecordingAnalytics)

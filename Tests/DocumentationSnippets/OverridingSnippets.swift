@@ -31,7 +31,9 @@ final class CannedNetworkDependency: DependencyContainer, Dependency, PartialCon
     let http = CannedHTTPService()
 
     func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") } }
+    func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") }
+    }
     func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 // end-snippet

@@ -35,7 +35,7 @@ class SessionDependency: CoreDependency, @unchecked Sendable {
     }
 
     func resolveSessionWorker() -> SessionWorker {
-        SessionWorker(authentication: resolveAuthenticationWorker(), sessions: resolveSessionStore())
+        fresh { SessionWorker(authentication: resolveAuthenticationWorker(), sessions: resolveSessionStore()) }
     }
 }
 // end-snippet
@@ -65,7 +65,7 @@ actor Database {
 
 class DatabaseDependency: CoreDependency, @unchecked Sendable {  // snippet.hide
     func resolveDatabaseURL() -> URL {  // snippet.hide
-        resolveUsersCacheDirectory().appendingPathComponent("app.sqlite")  // snippet.hide
+        fresh { resolveUsersCacheDirectory().appendingPathComponent("app.sqlite") }  // snippet.hide
     }  // snippet.hide
     // snippet: shared-instances-async
     open func resolveDatabase() async throws -> Database {

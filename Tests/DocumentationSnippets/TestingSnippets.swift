@@ -13,7 +13,9 @@ class TestDependency: CoreDependency, @unchecked Sendable {
     let http = CannedHTTPService()
 
     override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") } }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") }
+    }
     override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 // end-snippet
@@ -128,5 +130,34 @@ final class OfflineXCTests: XCTestCase, HasDependencies {
             XCTAssertEqual(error, .http(.connectionFailed("offline")))
         }
     }
+}
+// end-snippet
+
+// snippet: testing-guard-opt-out
+@Suite struct ProductionGraphTests {
+    // Reads the production cache directory on purpose: the test opts out of the live-leaf check.
+    @Test(.dependencies(CoreDependency()), .allowsLiveDependencies)
+    func theUsersCacheLivesInTheUsersOwnCachesDirectory() {
+        let directory = DependencyInjector.dependencies.resolveUsersCacheDirectory()
+        #expect(directory.lastPathComponent == "AppCore")
+    }
+}
+// end-snippet
+
+// snippet: testing-guard-nested-scope
+@Suite(.dependencies(TestDependency()))
+struct NestedScopeTests {
+    @Test func anInnerScopeWinsForItsBlock() async throws {
+        let users = await withDependencies(OfflineTestDependency()) {
+            try? await DependencyInjector.dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+        }
+        #expect(users == nil)  // the inner container's offline network
+        let outer = try await DependencyInjector.dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+        #expect(outer.map(\.name) == ["Ada"])  // the trait's container again
+    }
+}
+
+final class OfflineTestDependency: TestDependency, @unchecked Sendable {
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
 }
 // end-snippet

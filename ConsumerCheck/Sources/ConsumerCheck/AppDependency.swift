@@ -16,16 +16,18 @@ nonisolated protocol AppDependencies: Dependency {
 // snippet: concurrency-app-subclass
 nonisolated class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable {
     override func resolveUsersCacheDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("ConsumerCheck", isDirectory: true)
+        live { FileManager.default.temporaryDirectory.appendingPathComponent("ConsumerCheck", isDirectory: true) }
     }
 
     @MainActor func resolveProfileViewModel() -> ProfileViewModel {
-        ProfileViewModel()
+        fresh { ProfileViewModel() }
     }
 
     func resolveGreeting() async -> String {
-        let cached = await resolveUsersCache().loadCurrent()
-        return cached.map { "Welcome back, \($0.name)" } ?? "Welcome"
+        await fresh {
+            let cached = await resolveUsersCache().loadCurrent()
+            return cached.map { "Welcome back, \($0.name)" } ?? "Welcome"
+        }
     }
 }
 // end-snippet
@@ -39,22 +41,25 @@ extension AppDependency {
 
     /// A factory for a main-actor module; the resolve is main-actor isolated like the module.
     @MainActor func resolveProfileScreenFactory() -> ProfileScreen.Factory {
-        .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+        fresh { .init(dependency: .init(usersWorker: self.resolveUsersWorker())) }
     }
 }
 // end-snippet
 
 // snippet: concurrency-final-subclass
 nonisolated final class OfflineAppDependency: AppDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { OfflineHTTPService() }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("Offline", isDirectory: true) }
+    }
 }
 // end-snippet
 
 nonisolated final class OnlineAppDependency: AppDependency, @unchecked Sendable {
     let cache = InMemoryUsersCache()
 
-    override func resolveHTTPService() -> any HTTPServiceType { CannedHTTPService() }
-    override func resolveUsersCache() -> any UsersCacheStore { cache }
+    override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
+    override func resolveUsersCache() -> any UsersCacheStore { fresh { cache } }
 }
 
 nonisolated protocol HasAppDependencies {}

@@ -9,7 +9,7 @@ import Foundation
 // snippet: concurrency-minimal-subclass
 nonisolated final class CacheDirectoryDependency: CoreDependency, @unchecked Sendable {
     override func resolveUsersCacheDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("MyApp", isDirectory: true)
+        live { FileManager.default.temporaryDirectory.appendingPathComponent("MyApp", isDirectory: true) }
     }
 }
 // end-snippet

@@ -70,6 +70,16 @@ enum Main {
         }.value
         check(fromAnotherThread == Theme(name: "Light"), "async resolves run off the main actor")
 
+        GettingStartedLaunch.applicationDidFinishLaunching()
+        check(
+            WelcomeViewModel().title(for: "Ada") == "Good evening, Ada!",
+            "Getting Started's container, installed at launch")
+        let greeter = await Task.detached { GreetingInjector.dependencies.resolveGreeter() }.value
+        check(
+            greeter.greeting(for: "Ada") == "Good evening, Ada!",
+            "Getting Started's container resolves off the main actor")
+        GreetingInjector.reset()
+
         print(failures.isEmpty ? "consumer-check: all flows passed" : "consumer-check: \(failures.count) failed")
         if !failures.isEmpty { exit(1) }
     }

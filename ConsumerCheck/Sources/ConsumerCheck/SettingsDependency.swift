@@ -33,15 +33,28 @@ nonisolated protocol SettingsDependency: InjectableContainer where Injector == S
 }
 
 nonisolated extension SettingsDependency {
-    func resolveThemeStore() -> any ThemeStore { BundledThemeStore() }
-    func resolveTheme() async -> Theme { await resolveThemeStore().loadTheme() }
+    func makeTheme() async -> Theme { await resolveThemeStore().loadTheme() }
 
-    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
+    @MainActor func makeSettingsViewModel() async -> SettingsViewModel {
         SettingsViewModel(theme: await resolveTheme())
     }
 }
 
-nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {}
+nonisolated extension SettingsDependency where Self: PartialContainer {
+    func resolveThemeStore() -> any ThemeStore { live { BundledThemeStore() } }
+    func resolveTheme() async -> Theme { await fresh { await makeTheme() } }
+    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
+        await fresh { await makeSettingsViewModel() }
+    }
+}
+
+nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
+    func resolveThemeStore() -> any ThemeStore { live { BundledThemeStore() } }
+    func resolveTheme() async -> Theme { await fresh { await makeTheme() } }
+    @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
+        await fresh { await makeSettingsViewModel() }
+    }
+}
 
 nonisolated enum SettingsInjector: DependencyInjecting {
     static let storage = ContainerStorage<any SettingsDependency> { CoreSettingsDependency() }
@@ -53,7 +66,9 @@ nonisolated struct DarkThemeStore: ThemeStore {
     func loadTheme() async -> Theme { Theme(name: "Dark") }
 }
 
-nonisolated final class DarkThemeDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
-    func resolveThemeStore() -> any ThemeStore { DarkThemeStore() }
+nonisolated final class DarkThemeDependency: DependencyContainer, SettingsDependency, PartialContainer,
+    @unchecked Sendable
+{
+    func resolveThemeStore() -> any ThemeStore { fresh { DarkThemeStore() } }
 }
 // end-snippet

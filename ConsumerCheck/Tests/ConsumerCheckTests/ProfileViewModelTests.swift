@@ -33,9 +33,12 @@ struct ProfileViewModelTests {
         #expect(await SettingsInjector.dependencies.resolveSettingsViewModel().theme.name == "Dark")
     }
 
-    @Test func asyncResolvesCanBeCalledFromADetachedTask() async {
-        let theme = await Task.detached { await SettingsInjector.dependencies.resolveTheme() }.value
-        #expect(theme.name == "Light")
+    @Test(.dependencies(DarkThemeDependency()))
+    func asyncResolvesCanBeCalledFromADetachedTaskThatCapturedTheTestsScope() async {
+        let context = DependencyContext.capture()
+        let theme = await Task.detached { await context.run { await SettingsInjector.dependencies.resolveTheme() } }
+            .value
+        #expect(theme.name == "Dark")
     }
 }
 

@@ -1,0 +1,87 @@
+import DependencyKit
+import Foundation
+
+// The code of GettingStarted.md, verbatim, in a module whose default isolation is MainActor (the
+// default of new app targets): the container class and the injector say `nonisolated`, nothing
+// else does. Scripts/check-snippets.py keeps the article in sync with this file.
+
+// snippet: getting-started-domain
+
+protocol Clock: Sendable {
+    func hour() -> Int
+}
+
+struct SystemClock: Clock {
+    func hour() -> Int { Calendar.current.component(.hour, from: Date()) }
+}
+
+protocol Greeter: Sendable {
+    func greeting(for name: String) -> String
+}
+
+struct TimeOfDayGreeter: Greeter {
+    let clock: any Clock
+
+    func greeting(for name: String) -> String {
+        switch clock.hour() {
+        case ..<12: "Good morning, \(name)!"
+        case ..<18: "Good afternoon, \(name)!"
+        default: "Good evening, \(name)!"
+        }
+    }
+}
+// end-snippet
+
+// snippet: getting-started-container-main-actor
+nonisolated protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
+    func resolveClock() -> any Clock
+    func resolveGreeter() -> any Greeter
+}
+
+nonisolated extension GreetingDependency {
+    func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
+}
+
+nonisolated class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
+    func resolveClock() -> any Clock { live { SystemClock() } }
+    func resolveGreeter() -> any Greeter { fresh(makeGreeter) }
+}
+
+nonisolated enum GreetingInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any GreetingDependency> { CoreGreetingDependency() }
+}
+
+protocol HasGreetingDependencies {}
+
+extension HasGreetingDependencies {
+    var dependencies: any GreetingDependency { GreetingInjector.dependencies }
+}
+// end-snippet
+
+// snippet: getting-started-view-model
+struct WelcomeViewModel: HasGreetingDependencies {
+    func title(for name: String) -> String {
+        dependencies.resolveGreeter().greeting(for: name)
+    }
+}
+// end-snippet
+
+// snippet: getting-started-override
+struct FixedClock: Clock {
+    let fixedHour: Int
+
+    func hour() -> Int { fixedHour }
+}
+
+final class EveningDependency: CoreGreetingDependency, @unchecked Sendable {
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 20) } }
+}
+// end-snippet
+
+enum GettingStartedLaunch {
+    // snippet: getting-started-install
+    static func applicationDidFinishLaunching() {
+        GreetingInjector.dependencies = EveningDependency()
+    }
+    // end-snippet
+}

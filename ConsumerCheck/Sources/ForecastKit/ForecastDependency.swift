@@ -1,0 +1,73 @@
+public import DependencyKit
+
+// A library module that ships its own container for apps to subclass: Multi-Module Apps' recipe,
+// compiled as a real module boundary (the app, ConsumerCheck, is another module with default
+// MainActor isolation). This module has no default isolation, like most libraries.
+
+// snippet: multi-module-library-domain
+/// Reads the temperature outside: a sensor, the network — the outside world.
+public protocol Thermometer: Sendable {
+    func celsius() async -> Double
+}
+
+public struct SensorThermometer: Thermometer {
+    public init() {}
+    public func celsius() async -> Double { 21 }
+}
+
+/// Turns the temperature into words.
+public protocol Forecaster: Sendable {
+    func summary() async -> String
+}
+
+public struct ThermometerForecaster: Forecaster {
+    public let thermometer: any Thermometer
+
+    public init(thermometer: any Thermometer) { self.thermometer = thermometer }
+
+    public func summary() async -> String {
+        await thermometer.celsius() < 10 ? "Cold" : "Mild"
+    }
+}
+// end-snippet
+
+// snippet: multi-module-library-container
+/// ForecastKit's container: one resolve per dependency.
+public protocol ForecastDependency: InjectableContainer where Injector == ForecastInjector {
+    func resolveThermometer() -> any Thermometer
+    func resolveForecaster() -> any Forecaster
+}
+
+// The construction logic, once. Public, so that an app's override can decorate a default.
+extension ForecastDependency {
+    public func makeThermometer() -> any Thermometer { SensorThermometer() }
+    public func makeForecaster() -> any Forecaster { ThermometerForecaster(thermometer: resolveThermometer()) }
+}
+
+// Defaults for test doubles only (PartialContainer), so that the class below must implement
+// every resolve: a forgotten one is a compile error, never a silently ignored override.
+extension ForecastDependency where Self: PartialContainer {
+    public func resolveThermometer() -> any Thermometer { live(makeThermometer) }
+    public func resolveForecaster() -> any Forecaster { fresh(makeForecaster) }
+}
+
+/// The production container: `open`, with every resolve `open`, so apps can subclass it.
+open class CoreForecastDependency: DependencyContainer, ForecastDependency, @unchecked Sendable {
+    public override init() { super.init() }
+
+    open func resolveThermometer() -> any Thermometer { live(makeThermometer) }
+    open func resolveForecaster() -> any Forecaster { fresh(makeForecaster) }
+}
+
+/// Holds the container in use.
+public enum ForecastInjector: DependencyInjecting {
+    public static let storage = ContainerStorage<any ForecastDependency> { CoreForecastDependency() }
+}
+
+/// Adopt it to read the container as `dependencies`.
+public protocol HasForecastDependencies {}
+
+extension HasForecastDependencies {
+    public var dependencies: any ForecastDependency { ForecastInjector.dependencies }
+}
+// end-snippet

@@ -1,0 +1,32 @@
+import AppCore
+import DependencyKit
+import DependencyKitTesting
+import ForecastKit
+import Testing
+
+@testable import ConsumerCheck
+
+// snippet: multi-module-two-injectors-test
+struct FrostThermometer: Thermometer {
+    func celsius() async -> Double { -3 }
+}
+
+nonisolated final class FrostForecastDependency: CoreForecastDependency, @unchecked Sendable {
+    override func resolveThermometer() -> any Thermometer { fresh { FrostThermometer() } }
+}
+
+// One trait per injector: each scopes its own container to this test.
+@Test(.dependencies(OnlineAppDependency()), .dependencies(FrostForecastDependency()))
+func aScreenReadsBothInjectorsScopedToItsTest() async {
+    let profile = ProfileViewModel()  // AppCore's injector
+    await profile.load(token: Secret("token"))
+    #expect(profile.title == "Ada")
+    #expect(await ForecastViewModel().title() == "Cold")  // ForecastKit's injector
+}
+// end-snippet
+
+@Test(.dependencies(AppForecastDependency()), .allowsLiveDependencies)
+func theAppsOverrideOfTheLibrarysResolveReachesTheLibrarysForecaster() async {
+    #expect(await ForecastViewModel().title() == "Cold")  // the balcony reads 8 °C
+    #expect(await CoreForecastDependency().resolveForecaster().summary() == "Mild")
+}

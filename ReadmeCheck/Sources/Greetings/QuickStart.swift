@@ -1,0 +1,50 @@
+// snippet: readme-quick-start
+import DependencyKit
+import Foundation
+
+// 1. Your dependencies, as protocols and small immutable values.
+protocol Clock: Sendable {
+    func hour() -> Int
+}
+
+struct SystemClock: Clock {
+    func hour() -> Int { Calendar.current.component(.hour, from: Date()) }
+}
+
+struct Greeter: Sendable {
+    let clock: any Clock
+
+    func greeting(for name: String) -> String {
+        clock.hour() < 12 ? "Good morning, \(name)!" : "Hello, \(name)!"
+    }
+}
+
+// 2. The container: a protocol of resolves, and a class that implements every one of them.
+//    `live {}` marks what reaches the outside world; `fresh {}` builds a new value each time.
+protocol AppDependency: InjectableContainer where Injector == AppInjector {
+    func resolveClock() -> any Clock
+    func resolveGreeter() -> Greeter
+}
+
+class CoreAppDependency: DependencyContainer, AppDependency, @unchecked Sendable {
+    func resolveClock() -> any Clock { live { SystemClock() } }
+    func resolveGreeter() -> Greeter { fresh { Greeter(clock: resolveClock()) } }
+}
+
+enum AppInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any AppDependency> { CoreAppDependency() }
+}
+
+// 3. Reach it from anywhere.
+protocol HasAppDependencies {}
+
+extension HasAppDependencies {
+    var dependencies: any AppDependency { AppInjector.dependencies }
+}
+
+struct WelcomeViewModel: HasAppDependencies {
+    func title(for name: String) -> String {
+        dependencies.resolveGreeter().greeting(for: name)
+    }
+}
+// end-snippet
