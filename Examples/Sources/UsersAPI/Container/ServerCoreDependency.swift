@@ -10,7 +10,9 @@ open class ServerCoreDependency: DependencyContainer, ServerDependency, @uncheck
     /// Creates a container; its repository is created, empty, on first use.
     public override init() { super.init() }
 
-    open func resolveUserRepository() -> any UserRepository { defaultUserRepository() }
-    open func resolveTokenIssuer() -> any TokenIssuer { defaultTokenIssuer() }
-    open func resolvePasswordHasher() -> any PasswordHasher { defaultPasswordHasher() }
+    open func resolveUserRepository() -> any UserRepository { shared { InMemoryUserRepository() } }
+    open func resolveTokenIssuer() -> any TokenIssuer { fresh { RandomTokenIssuer() } }
+    open func resolvePasswordHasher() -> any PasswordHasher { fresh { PBKDF2PasswordHasher() } }
+    open func resolveClock() -> any WallClock { fresh { SystemWallClock() } }
+    open func resolveSessionPolicy() -> SessionPolicy { fresh { SessionPolicy() } }
 }

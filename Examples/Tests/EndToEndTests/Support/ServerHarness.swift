@@ -4,9 +4,11 @@ import UsersAPI
 
 /// Runs `body` against a fresh Users API server and always stops it afterwards.
 func withUsersServer<R>(
+    container: any ServerDependency = FastServerDependency(),
+    limits: UsersServer.Limits = UsersServer.Limits(),
     _ body: (UsersServer) async throws -> R
 ) async throws -> R {
-    let server = try await UsersServer.start(container: FastServerDependency())
+    let server = try await UsersServer.start(container: container, limits: limits)
     do {
         let result = try await body(server)
         try await server.stop()
