@@ -22,6 +22,8 @@ public protocol ServerDependency: InjectableContainer where Injector == ServerIn
     /// Where users and their sessions are kept: one instance per container, since it holds the
     /// server's state.
     func resolveUserRepository() -> any UserRepository
+    /// Where the SQLite database lives and how it is opened.
+    func resolveDatabaseConfiguration() -> SQLiteUserRepository.Configuration
     /// Issues and fingerprints bearer tokens.
     func resolveTokenIssuer() -> any TokenIssuer
     /// Hashes and verifies passwords.

@@ -82,9 +82,8 @@ public enum UserRepositoryStartupError: Error, Sendable, Hashable, CustomStringC
     case untrusted(path: String, reason: String)
     /// The directory for the database cannot be created or used.
     case directoryUnavailable(path: String, reason: String)
-    /// The database was written by a newer version of the server (schema version `found`, this
-    /// server knows up to `supported`).
-    case newerSchema(path: String, found: Int, supported: Int)
+    /// The database was migrated by a newer version of the server, whose schema this one does not know.
+    case newerSchema(path: String)
     /// Any other failure to open, with SQLite's message.
     case failed(path: String, detail: String)
 
@@ -96,8 +95,7 @@ public enum UserRepositoryStartupError: Error, Sendable, Hashable, CustomStringC
         case .readOnly(let path): "the database at \(path) is read-only"
         case .untrusted(let path, let reason): "refusing the database at \(path): \(reason)"
         case .directoryUnavailable(let path, let reason): "cannot use the directory \(path): \(reason)"
-        case .newerSchema(let path, let found, let supported):
-            "the database at \(path) has schema version \(found); this server knows up to \(supported)"
+        case .newerSchema(let path): "the database at \(path) was written by a newer version of the server"
         case .failed(let path, let detail): "cannot open the database at \(path): \(detail)"
         }
     }
