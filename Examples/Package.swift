@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "UsersAPI", targets: ["UsersAPI"]),
         .executable(name: "demo", targets: ["demo"]),
+        .executable(name: "users-server", targets: ["users-server"]),
     ],
     dependencies: [
         .package(name: "DependencyKit", path: ".."),
@@ -47,6 +48,15 @@ let package = Package(
             dependencies: [
                 "UsersAPI",
                 .product(name: "AppCore", package: "DependencyKit"),
+                .product(name: "DependencyKit", package: "DependencyKit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "users-server",
+            dependencies: [
+                "UsersAPI",
                 .product(name: "DependencyKit", package: "DependencyKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
