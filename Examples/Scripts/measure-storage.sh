@@ -24,7 +24,8 @@ serve() { # storage iterations
 
 stop() { kill "$PID"; wait "$PID" 2>/dev/null || true; PID=; }
 
-rps() { awk '/Requests\/sec/ { print $2 }'; }
+# Requests per second, and any non-2xx answers (which would make the figure meaningless).
+rps() { awk '/Requests\/sec/ { rate = $2 } /Non-2xx/ { bad = " (" $NF " non-2xx)" } END { print rate bad }'; }
 
 for iterations in 5000 2; do
   for storage in memory sqlite; do

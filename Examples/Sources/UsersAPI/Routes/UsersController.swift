@@ -45,11 +45,7 @@ struct UsersController: HasServerDependencies {
         let fingerprint = dependencies.resolveTokenIssuer().fingerprint(of: token)
         let now = dependencies.resolveClock().now()
         let users = dependencies.resolveUserRepository()
-        guard
-            let id = try await AuthenticationController.storage({
-                try await users.userID(forSession: fingerprint, at: now)
-            }),
-            let record = try await AuthenticationController.storage({ try await users.user(id: id) })
+        guard let record = try await AuthenticationController.storage({ try await users.user(forSession: fingerprint, at: now) })
         else {
             throw APIError.notAuthenticated
         }

@@ -45,13 +45,13 @@ public actor InMemoryUserRepository: UserRepository {
         sessions[session.fingerprint] = session
     }
 
-    public func userID(forSession fingerprint: String, at now: Date) -> String? {
+    public func user(forSession fingerprint: String, at now: Date) -> UserRecord? {
         guard let session = sessions[fingerprint] else { return nil }
         guard session.expiresAt > now else {
             sessions[fingerprint] = nil
             return nil
         }
-        return session.userID
+        return user(id: session.userID)
     }
 
     public func revokeSession(fingerprint: String) -> Bool { sessions.removeValue(forKey: fingerprint) != nil }

@@ -133,10 +133,17 @@ public actor SQLiteUserRepository: UserRepository {
         }
     }
 
-    public func userID(forSession fingerprint: String, at now: Date) async throws(UserRepositoryError) -> String? {
+    public func user(forSession fingerprint: String, at now: Date) async throws(UserRepositoryError) -> UserRecord? {
+        // One read for the session and its account: this runs on every authenticated request.
         let found = try await read { db in
-            try Row.fetchOne(db, sql: "SELECT userID, expiresAt FROM sessions WHERE fingerprint = ?", arguments: [fingerprint])
-                .map { (userID: $0["userID"] as String, expiresAt: $0["expiresAt"] as Double) }
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT users.*, sessions.expiresAt FROM sessions JOIN users ON users.id = sessions.userID
+                    WHERE sessions.fingerprint = ?
+                    """,
+                arguments: [fingerprint]
+            ).map { (record: Self.record($0), expiresAt: $0["expiresAt"] as Double) }
         }
         guard let found else { return nil }
         guard found.expiresAt > now.timeIntervalSince1970 else {
@@ -145,7 +152,7 @@ public actor SQLiteUserRepository: UserRepository {
             }
             return nil
         }
-        return found.userID
+        return found.record
     }
 
     public func revokeSession(fingerprint: String) async throws(UserRepositoryError) -> Bool {

@@ -27,8 +27,8 @@ public protocol UserRepository: Sendable {
     func users(after cursor: String?, limit: Int) async throws(UserRepositoryError) -> [UserRecord]
     /// Stores `session` and revokes every other session of its user, in one step.
     func replaceSessions(with session: SessionRecord) async throws(UserRepositoryError)
-    /// The user a token fingerprint belongs to, or `nil` if unknown, revoked or expired at `now`.
-    func userID(forSession fingerprint: String, at now: Date) async throws(UserRepositoryError) -> String?
+    /// The account a token fingerprint belongs to, or `nil` if unknown, revoked or expired at `now`.
+    func user(forSession fingerprint: String, at now: Date) async throws(UserRepositoryError) -> UserRecord?
     /// Revokes a token by its fingerprint.
     /// - Returns: Whether the token was live.
     func revokeSession(fingerprint: String) async throws(UserRepositoryError) -> Bool
