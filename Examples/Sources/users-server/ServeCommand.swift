@@ -27,7 +27,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep users in memory instead (lost when the server stops).")
     var inMemory = false
 
-    @Option(name: .long, help: "PBKDF2 iterations for new passwords (lower only to measure storage, never in production).")
+    @Option(
+        name: .long, help: "PBKDF2 iterations for new passwords (lower only to measure storage, never in production).")
     var passwordIterations = 5_000
 
     func validate() throws {

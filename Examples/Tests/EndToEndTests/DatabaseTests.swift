@@ -5,9 +5,9 @@ import Testing
 import UsersAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The SQLite repository end to end: persistence, constraints, start-up failures, a full disk.
@@ -46,7 +46,9 @@ import Darwin
                             "POST",
                             "/auth/signup",
                             to: server,
-                            json: ["name": "Racer \(index)", "email": "race@example.com", "password": "password-\(index)"]
+                            json: [
+                                "name": "Racer \(index)", "email": "race@example.com", "password": "password-\(index)",
+                            ]
                         ).status
                     }
                 }
@@ -94,7 +96,9 @@ import Darwin
     @Test func corruptFileIsATypedStartupError() async throws {
         let container = PrivateDatabaseServerDependency()
         let garbage = Data(repeating: 0x55, count: 8192)
-        #expect(FileManager.default.createFile(atPath: container.path, contents: garbage, attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: container.path, contents: garbage, attributes: [.posixPermissions: 0o600]))
         let failure = await startupFailure(container)
         guard case .repositoryUnavailable(.corrupt(let path, _)) = failure else {
             Issue.record("expected a corrupt-database error, got \(String(describing: failure))")

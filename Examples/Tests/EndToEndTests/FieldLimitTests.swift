@@ -38,7 +38,9 @@ import UsersAPI
                 "POST",
                 "/auth/signup",
                 to: server,
-                json: ["name": "Ada", "email": "a" + Self.heavy(1, marks: 130) + "@example.com", "password": "password-1"]
+                json: [
+                    "name": "Ada", "email": "a" + Self.heavy(1, marks: 130) + "@example.com", "password": "password-1",
+                ]
             )
             #expect(longEmail.status == 400)
             #expect(longEmail.text.contains("not valid"))

@@ -28,7 +28,9 @@ open class ServerCoreDependency: DependencyContainer, ServerDependency, @uncheck
     }
 
     open func resolveDatabaseConfiguration() -> SQLiteUserRepository.Configuration {
-        fresh { SQLiteUserRepository.Configuration(path: databasePath ?? SQLiteUserRepository.Configuration.defaultPath) }
+        fresh {
+            SQLiteUserRepository.Configuration(path: databasePath ?? SQLiteUserRepository.Configuration.defaultPath)
+        }
     }
 
     open func resolveUserRepository() -> any UserRepository {

@@ -78,7 +78,9 @@ struct AuthenticationController: HasServerDependencies {
         let issuer = dependencies.resolveTokenIssuer()
         let token = issuer.issue()
         let expiresAt = dependencies.resolveSessionPolicy().expiry(from: dependencies.resolveClock().now())
-        return (token, SessionRecord(fingerprint: issuer.fingerprint(of: token), userID: record.id, expiresAt: expiresAt))
+        return (
+            token, SessionRecord(fingerprint: issuer.fingerprint(of: token), userID: record.id, expiresAt: expiresAt)
+        )
     }
 
     /// Runs a repository call, turning its failures into the API's answers.

@@ -45,7 +45,10 @@ struct UsersController: HasServerDependencies {
         let fingerprint = dependencies.resolveTokenIssuer().fingerprint(of: token)
         let now = dependencies.resolveClock().now()
         let users = dependencies.resolveUserRepository()
-        guard let record = try await AuthenticationController.storage({ try await users.user(forSession: fingerprint, at: now) })
+        guard
+            let record = try await AuthenticationController.storage({
+                try await users.user(forSession: fingerprint, at: now)
+            })
         else {
             throw APIError.notAuthenticated
         }

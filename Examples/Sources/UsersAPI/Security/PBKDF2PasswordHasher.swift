@@ -10,7 +10,8 @@ public struct PBKDF2PasswordHasher: PasswordHasher {
     /// - Parameter iterations: Iterations for new hashes; 1 to ``maximumIterations``.
     public init(iterations: Int = 5_000) {
         guard (1...Self.maximumIterations).contains(iterations) else {
-            fatalError("PBKDF2PasswordHasher(iterations: \(iterations)): pass 1 to \(Self.maximumIterations) iterations")
+            fatalError(
+                "PBKDF2PasswordHasher(iterations: \(iterations)): pass 1 to \(Self.maximumIterations) iterations")
         }
         self.iterations = iterations
     }

@@ -13,7 +13,9 @@ public struct SessionPolicy: Sendable, Hashable {
     /// Creates a policy.
     /// - Parameter lifetime: How long a token works; 12 hours by default. Must be positive.
     public init(lifetime: Duration = .seconds(12 * 60 * 60)) {
-        guard lifetime > .zero else { fatalError("SessionPolicy(lifetime: \(lifetime)): the lifetime must be positive") }
+        guard lifetime > .zero else {
+            fatalError("SessionPolicy(lifetime: \(lifetime)): the lifetime must be positive")
+        }
         self.lifetime = lifetime
     }
 

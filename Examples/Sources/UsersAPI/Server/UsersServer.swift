@@ -38,8 +38,10 @@ public final class UsersServer: Sendable {
     /// Starts a server and returns once it accepts connections.
     ///
     /// - Parameters:
-    ///   - container: The container every request is served with; a fresh
-    ///     ``ServerCoreDependency`` (no users) by default.
+    ///   - container: The container every request is served with; by default a
+    ///     ``ServerCoreDependency``, whose users live in the SQLite file at
+    ///     ``SQLiteUserRepository/Configuration/defaultPath``. Its repository is opened (and
+    ///     migrated) here, before the server binds.
     ///   - host: The address to bind; loopback by default.
     ///   - port: The port to bind; `0` picks a free one (read it from ``port``).
     ///   - limits: Connection limits and timeouts; the defaults suit a small public server.

@@ -1,9 +1,9 @@
 internal import Foundation
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// Makes sure a database path is private to this user before SQLite opens it.
@@ -14,7 +14,8 @@ enum DatabaseFile {
     /// cannot redirect the server's writes.
     /// - Throws: ``UserRepositoryStartupError`` naming what is wrong.
     static func secure(path: String, createIfMissing: Bool) throws(UserRepositoryStartupError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty
+        let directory =
+            (path as NSString).deletingLastPathComponent.isEmpty
             ? "." : (path as NSString).deletingLastPathComponent
         let owner = geteuid()
 
@@ -35,7 +36,9 @@ enum DatabaseFile {
         }
         try secureDirectory(directory, owner: owner)
         guard (info.st_mode & S_IFMT) != S_IFLNK else { throw .untrusted(path: path, reason: "it is a symbolic link") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .untrusted(path: path, reason: "it is not a regular file") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .untrusted(path: path, reason: "it is not a regular file")
+        }
         guard info.st_uid == owner else { throw .untrusted(path: path, reason: "it belongs to another user") }
         // A cleared owner-write bit says "read-only", and is honoured even for root, whom the
         // kernel would let write anyway.

@@ -2,9 +2,9 @@ public import Foundation
 internal import GRDB
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// A ``UserRepository`` in an SQLite database file, through GRDB: the server's default.
@@ -116,7 +116,8 @@ public actor SQLiteUserRepository: UserRepository {
                     // An unknown cursor compares with NULL and matches nothing.
                     try Row.fetchAll(
                         db,
-                        sql: "SELECT * FROM users WHERE seq > (SELECT seq FROM users WHERE id = ?) ORDER BY seq LIMIT ?",
+                        sql:
+                            "SELECT * FROM users WHERE seq > (SELECT seq FROM users WHERE id = ?) ORDER BY seq LIMIT ?",
                         arguments: [cursor, limit]
                     )
                 } else {
@@ -210,7 +211,9 @@ public actor SQLiteUserRepository: UserRepository {
 
     // MARK: Running
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(UserRepositoryError) -> T {
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(UserRepositoryError)
+        -> T
+    {
         let pool = try runtimePool()
         do {
             return try await pool.read(body)
@@ -219,7 +222,9 @@ public actor SQLiteUserRepository: UserRepository {
         }
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(UserRepositoryError) -> T {
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T)
+        async throws(UserRepositoryError) -> T
+    {
         let pool = try runtimePool()
         do {
             // One transaction: on any error, including a full disk, nothing is kept.

@@ -38,7 +38,8 @@ final class TemporaryDirectory: Sendable {
 
     init() {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("UsersAPITests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try! FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -2,7 +2,7 @@ import Foundation
 import UsersAPI
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Plain requests to a server, for what AppCore's client deliberately never sends.

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP connection to 127.0.0.1 driven byte by byte, for clients no HTTP library imitates:
@@ -13,9 +13,9 @@ final class RawSocket {
 
     init(port: Int) throws {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(operation: "socket", code: errno) }
         var address = sockaddr_in()
@@ -57,7 +57,9 @@ final class RawSocket {
     ///
     /// The waiting happens on a thread of its own: blocking a thread of the concurrency pool
     /// would starve the in-process server's request handlers.
-    static func waitUntilClosed(_ sockets: [RawSocket], within seconds: Double) async -> (received: [String], closed: [Bool]) {
+    static func waitUntilClosed(_ sockets: [RawSocket], within seconds: Double) async -> (
+        received: [String], closed: [Bool]
+    ) {
         let descriptors = sockets.map(\.descriptor)
         return await withCheckedContinuation { continuation in
             let thread = Thread {
@@ -67,7 +69,8 @@ final class RawSocket {
         }
     }
 
-    private static func blockingWait(_ sockets: [Int32], within seconds: Double) -> (received: [String], closed: [Bool]) {
+    private static func blockingWait(_ sockets: [Int32], within seconds: Double) -> (received: [String], closed: [Bool])
+    {
         var received = [[UInt8]](repeating: [], count: sockets.count)
         var closed = [Bool](repeating: false, count: sockets.count)
         let deadline = Date().addingTimeInterval(seconds)
