@@ -26,6 +26,20 @@ import UsersAPI
         }
     }
 
+    @Test func bodyTrickledAByteAtATimeIsCutOffAtTheReadDeadline() async throws {
+        let limits = UsersServer.Limits(idleTimeout: .seconds(1), requestReadTimeout: .seconds(2))
+        try await withUsersServer(limits: limits) { server in
+            let socket = try RawSocket(port: server.port)
+            let body = #"{"name":"Slow","email":"slow@example.com","password":"password-1"}"#
+            try socket.send(
+                "POST /auth/signup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            // Each byte comes well inside the idle timeout; all of them would take 20 seconds.
+            #expect(try await socket.trickle(body, every: .milliseconds(300)))
+        }
+    }
+
     @Test func connectionIdleAfterAResponseIsClosed() async throws {
         try await withUsersServer(limits: Self.limits) { server in
             let socket = try RawSocket(port: server.port)

@@ -4,6 +4,7 @@ internal import HummingbirdCore
 public import Logging
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTPTypes
 internal import NIOHTTPTypesHTTP1
 internal import ServiceLifecycle
 
@@ -80,6 +81,9 @@ public final class UsersServer: Sendable {
         /// opens connections and sends nothing, or trickles a request head byte by byte
         /// (slowloris), is cut off after this long.
         public var idleTimeout: Duration
+        /// How long a request may take to arrive once its head has: a client that trickles a
+        /// body byte by byte, each byte resetting the idle timer, is cut off after this long.
+        public var requestReadTimeout: Duration
         /// The most connections open at once; further clients wait in the listen backlog until
         /// one closes. Keep it well below the process's open-files limit.
         public var maximumConnections: Int
@@ -87,9 +91,15 @@ public final class UsersServer: Sendable {
         /// Creates limits.
         /// - Parameters:
         ///   - idleTimeout: How long a connection may stay idle; 15 seconds by default.
+        ///   - requestReadTimeout: How long a request's body may take; 30 seconds by default.
         ///   - maximumConnections: The most connections open at once; 512 by default.
-        public init(idleTimeout: Duration = .seconds(15), maximumConnections: Int = 512) {
+        public init(
+            idleTimeout: Duration = .seconds(15),
+            requestReadTimeout: Duration = .seconds(30),
+            maximumConnections: Int = 512
+        ) {
             self.idleTimeout = idleTimeout
+            self.requestReadTimeout = requestReadTimeout
             self.maximumConnections = maximumConnections
         }
     }
@@ -115,7 +125,11 @@ public final class UsersServer: Sendable {
     ) async throws -> UsersServer where Context: InitializableFromSource<ApplicationRequestContextSource> {
         let logger = logger ?? Self.quietLogger()
         let (ports, portReported) = AsyncStream.makeStream(of: Int.self)
-        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(limits.idleTimeout))
+        let readTimeout = TimeAmount(limits.requestReadTimeout)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)],
+            idleTimeout: TimeAmount(limits.idleTimeout)
+        )
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -215,5 +229,47 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.fireChannelRead(wrapInboundOut(.head(head)))
         }
+    }
+}
+
+/// Closes a connection whose request, once its head has arrived, is not complete in time.
+///
+/// Hummingbird's idle timer restarts on every body part, so a body sent a byte at a time would
+/// hold a connection forever; this deadline does not move.
+final class RequestReadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            deadline?.cancel()
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: timeout) { loopBound.value.close(promise: nil) }
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+        case .body:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        context.fireChannelInactive()
     }
 }

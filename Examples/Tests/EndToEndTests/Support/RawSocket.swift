@@ -12,6 +12,12 @@ final class RawSocket {
     let descriptor: Int32
 
     init(port: Int) throws {
+        defer {
+            #if canImport(Darwin)
+                var on: Int32 = 1
+                setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+        }
         #if canImport(Glibc)
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -44,6 +50,29 @@ final class RawSocket {
             guard written > 0 else { throw Failure(operation: "write", code: errno) }
             sent += written
         }
+    }
+
+    /// Sends `text` a byte at a time, `interval` apart, until the server closes the connection
+    /// or the text runs out.
+    /// - Returns: Whether the server closed the connection.
+    func trickle(_ text: String, every interval: Duration) async throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for byte in Array(text.utf8) {
+            var one = byte
+            #if canImport(Glibc)
+                let sent = Glibc.send(descriptor, &one, 1, Int32(MSG_NOSIGNAL))
+            #else
+                let sent = Darwin.send(descriptor, &one, 1, 0)
+            #endif
+            if sent < 0 { return true }
+            try await Task.sleep(for: interval)
+            var probe = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&probe, 1, 0) > 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { return true }
+            }
+        }
+        return false
     }
 
     /// Reads until the server closes the connection or `seconds` pass.
