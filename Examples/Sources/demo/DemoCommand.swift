@@ -23,6 +23,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Directory for the users cache (default: a folder in the temporary directory).")
     var cacheDirectory: String?
 
+    @Option(
+        name: .long,
+        help: "SQLite file for the in-process server's users (default: a new temporary file, removed after the run)."
+    )
+    var database: String?
+
     @Option(name: .long, help: "Seconds before a request times out.")
     var timeout: Double = 10
 
@@ -62,17 +68,27 @@ struct DemoCommand: AsyncParsableCommand {
 
         let server: UsersServer?
         let baseURL: URL
+        var database: DemoDatabase?
         if let external = self.baseURL.flatMap(URL.init(string:)) {
             server = nil
             baseURL = external
         } else {
-            let started = try await UsersServer.start()
+            database = try DemoDatabase(path: self.database)
+            let started: UsersServer
+            do {
+                started = try await UsersServer.start(container: ServerCoreDependency(databasePath: database?.path))
+            } catch {
+                database?.removeIfTemporary()
+                throw error
+            }
             server = started
             baseURL = started.baseURL
         }
+        defer { database?.removeIfTemporary() }
 
         transcript.title("DependencyKit demo")
         transcript.detail("server", baseURL.absoluteString + (server == nil ? "" : " (Users API, in this process)"))
+        if let database { transcript.detail("database", database.path + (database.isTemporary ? " (temporary)" : "")) }
         transcript.detail("cache", cacheDirectory.path)
         transcript.detail("container", "AppDependency: CoreDependency")
         transcript.blank()

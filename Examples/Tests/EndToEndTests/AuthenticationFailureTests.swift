@@ -47,7 +47,10 @@ import UsersAPI
                     SignUpRequest(name: "Ada", email: "not-an-email", password: Secret("password-1"))
                 )
             }
-            await #expect(throws: AuthenticationError.rejected("the password must have 8 to 1024 characters")) {
+            await #expect(
+                throws: AuthenticationError.rejected(
+                    "the password must have at least 8 characters and at most 1024 bytes in UTF-8")
+            ) {
                 try await service.signUp(
                     SignUpRequest(name: "Ada", email: "ada@example.com", password: Secret("short"))
                 )

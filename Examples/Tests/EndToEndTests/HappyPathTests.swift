@@ -35,9 +35,14 @@ import UsersAPI
                 #expect(everyone == [signedUp.user])
                 #expect(await flow.users.cachedAll() == everyone)
 
+                // The log-in revoked the sign-up's session: one live session per account.
+                await #expect(throws: UsersError.notAuthenticated) {
+                    try await flow.users.fetchCurrent(token: signedUp.token)
+                }
                 try await flow.authentication.logOut(session)
-                // The sign-up session is a separate token and still works.
-                #expect(try await flow.users.fetchCurrent(token: signedUp.token) == me)
+                await #expect(throws: UsersError.notAuthenticated) {
+                    try await flow.users.fetchCurrent(token: session.token)
+                }
             }
         }
     }

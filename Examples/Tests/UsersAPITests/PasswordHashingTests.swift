@@ -21,6 +21,29 @@ import Testing
         #expect(mac.hexString == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    @Test func hmacMatchesRFC4231ForAKeyLongerThanABlock() {
+        // RFC 4231 test case 6: a 131-byte key is hashed first.
+        let mac = SHA256.hmac(
+            key: [UInt8](repeating: 0xaa, count: 131),
+            message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+        )
+        #expect(mac.hexString == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
+    @Test func longPasswordIsHashedOnceNotOncePerIteration() {
+        // 64 KiB of password is 1,024 blocks; hashing it on each of 8 iterations would be 8,192+.
+        let password = String(repeating: "p", count: 64 * 1024)
+        let iterations = 8
+        let (key, work) = PBKDF2PasswordHasher.deriveCountingWork(
+            password,
+            salt: Array("salt".utf8),
+            iterations: iterations
+        )
+        // The key once (1,024 blocks + padding), the two padded keys, 4 blocks per iteration.
+        #expect(work <= 1_024 + 1 + 2 + 4 * iterations)
+        #expect(key.count == 32)
+    }
+
     @Test(arguments: [
         (1, "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b"),
         (2, "ae4d0c95af6b46d32d0adff928f06dd02a303f8ef3c251dfd6e2d85a95474c43"),

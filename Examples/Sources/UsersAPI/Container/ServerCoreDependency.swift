@@ -1,16 +1,44 @@
 public import DependencyKit
 
-/// The server's production container: one in-memory repository, random tokens, PBKDF2 hashes.
+/// The server's production container: accounts in SQLite, random tokens, PBKDF2 hashes.
 ///
 /// Subclass it and override a resolve to change what every route handler receives. The
-/// repository is a shared instance (`shared { }`): created once per container and returned by
-/// every call, so all requests served with this container share it, and a new container
-/// starts with no users.
+/// repository is a shared instance (`shared { }`): opened once per container and returned by
+/// every call, so all requests served with this container share one database connection pool.
+///
+/// Tests swap the storage in one override — an in-memory repository, or a private database
+/// file per test:
+///
+/// ```swift
+/// final class InMemoryServer: ServerCoreDependency, @unchecked Sendable {
+///     override func resolveUserRepository() -> any UserRepository {
+///         shared { InMemoryUserRepository() }
+///     }
+/// }
+/// ```
 open class ServerCoreDependency: DependencyContainer, ServerDependency, @unchecked Sendable {
-    /// Creates a container; its repository is created, empty, on first use.
-    public override init() { super.init() }
+    private let databasePath: String?
 
-    open func resolveUserRepository() -> any UserRepository { defaultUserRepository() }
-    open func resolveTokenIssuer() -> any TokenIssuer { defaultTokenIssuer() }
-    open func resolvePasswordHasher() -> any PasswordHasher { defaultPasswordHasher() }
+    /// Creates a container; its database is opened when the server starts.
+    /// - Parameter databasePath: The SQLite file; `nil` for
+    ///   ``SQLiteUserRepository/Configuration/defaultPath``.
+    public init(databasePath: String? = nil) {
+        self.databasePath = databasePath
+        super.init()
+    }
+
+    open func resolveDatabaseConfiguration() -> SQLiteUserRepository.Configuration {
+        fresh {
+            SQLiteUserRepository.Configuration(path: databasePath ?? SQLiteUserRepository.Configuration.defaultPath)
+        }
+    }
+
+    open func resolveUserRepository() -> any UserRepository {
+        shared { SQLiteUserRepository(configuration: resolveDatabaseConfiguration()) }
+    }
+
+    open func resolveTokenIssuer() -> any TokenIssuer { fresh { RandomTokenIssuer() } }
+    open func resolvePasswordHasher() -> any PasswordHasher { fresh { PBKDF2PasswordHasher() } }
+    open func resolveClock() -> any WallClock { fresh { SystemWallClock() } }
+    open func resolveSessionPolicy() -> SessionPolicy { fresh { SessionPolicy() } }
 }

@@ -4,84 +4,128 @@ internal import Logging
 
 /// `POST /auth/signup`, `/auth/login` and `/auth/logout`.
 struct AuthenticationController: HasServerDependencies {
-    static let maximumNameLength = 200
-    static let maximumEmailLength = 254
-    static let minimumPasswordLength = 8
-    static let maximumPasswordLength = 1024
+    /// Limits in UTF-8 bytes as well as characters: one "character" can be any number of
+    /// combining marks, so only a byte limit bounds the memory and hashing work a field costs.
+    static let maximumNameCharacters = 100
+    static let maximumNameBytes = 400
+    static let maximumEmailBytes = 254
+    static let minimumPasswordCharacters = 8
+    static let maximumPasswordBytes = 1024
 
     func signUp(_ request: Request, context: some RequestContext) async throws -> Response {
         let payload = try await JSONRequest.decode(SignUpPayload.self, from: request, context: context)
-        let name = payload.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = try Self.validName(payload.name)
         let email = Self.normalise(payload.email)
-        guard !name.isEmpty, name.count <= Self.maximumNameLength else {
-            throw APIError(.badRequest, "the name must have 1 to \(Self.maximumNameLength) characters")
-        }
         guard Self.isPlausibleEmail(email) else { throw APIError(.badRequest, "the email address is not valid") }
-        guard (Self.minimumPasswordLength...Self.maximumPasswordLength).contains(payload.password.count) else {
+        guard Self.isAcceptablePassword(payload.password) else {
             throw APIError(
                 .badRequest,
-                "the password must have \(Self.minimumPasswordLength) to \(Self.maximumPasswordLength) characters"
+                "the password must have at least \(Self.minimumPasswordCharacters) characters"
+                    + " and at most \(Self.maximumPasswordBytes) bytes in UTF-8"
             )
         }
         let users = dependencies.resolveUserRepository()
-        if await users.user(email: email) != nil { throw Self.emailTaken }
+        if try await Self.storage({ try await users.user(email: email) }) != nil { throw Self.emailTaken }
         let record = UserRecord(
             id: UUID().uuidString.lowercased(),
             name: name,
             email: email,
             passwordHash: dependencies.resolvePasswordHasher().hash(payload.password)
         )
-        do {
-            try await users.insert(record)
-        } catch {
-            throw Self.emailTaken
-        }
+        let (token, session) = newSession(for: record)
+        // The account and its first session are stored in one step: both or neither.
+        try await Self.storage { try await users.insert(record, firstSession: session) }
         context.logger.info("signed up", metadata: ["user": "\(record.id)"])
-        return try await openSession(for: record, status: .created)
+        return try JSONResponse.make(SessionPayload(token: token, user: UserPayload(record)), status: .created)
     }
 
     func logIn(_ request: Request, context: some RequestContext) async throws -> Response {
         let payload = try await JSONRequest.decode(LogInPayload.self, from: request, context: context)
+        let wrongCredentials = APIError(.unauthorized, "wrong email or password")
+        // Over-long input is refused before any lookup, so the refusal says nothing about the email.
+        guard payload.password.utf8.count <= Self.maximumPasswordBytes,
+            payload.email.utf8.count <= Self.maximumEmailBytes + 64
+        else { throw wrongCredentials }
         let hasher = dependencies.resolvePasswordHasher()
-        guard let record = await dependencies.resolveUserRepository().user(email: Self.normalise(payload.email)),
-            payload.password.count <= Self.maximumPasswordLength,
-            hasher.verify(payload.password, against: record.passwordHash)
+        let users = dependencies.resolveUserRepository()
+        guard let record = try await Self.storage({ try await users.user(email: Self.normalise(payload.email)) })
         else {
-            // One message for an unknown email and a wrong password, so neither is revealed.
-            throw APIError(.unauthorized, "wrong email or password")
+            // An unknown email costs the same hashing work as a wrong password, so response
+            // timing does not tell which emails have accounts.
+            _ = hasher.hash(payload.password)
+            throw wrongCredentials
         }
+        guard hasher.verify(payload.password, against: record.passwordHash) else { throw wrongCredentials }
+        let (token, session) = newSession(for: record)
+        // A log-in revokes the user's earlier sessions (see `SessionPolicy`).
+        try await Self.storage { try await users.replaceSessions(with: session) }
         context.logger.info("logged in", metadata: ["user": "\(record.id)"])
-        return try await openSession(for: record, status: .ok)
+        return try JSONResponse.make(SessionPayload(token: token, user: UserPayload(record)), status: .ok)
     }
 
     func logOut(_ request: Request, context: some RequestContext) async throws -> Response {
         let token = try BearerToken.require(in: request)
         let fingerprint = dependencies.resolveTokenIssuer().fingerprint(of: token)
-        guard await dependencies.resolveUserRepository().revokeSession(fingerprint: fingerprint) else {
+        let users = dependencies.resolveUserRepository()
+        guard try await Self.storage({ try await users.revokeSession(fingerprint: fingerprint) }) else {
             throw APIError.notAuthenticated
         }
         return Response(status: .noContent)
     }
 
-    private func openSession(for record: UserRecord, status: HTTPResponse.Status) async throws -> Response {
+    /// A new token and the session record that stores its fingerprint.
+    private func newSession(for record: UserRecord) -> (token: String, session: SessionRecord) {
         let issuer = dependencies.resolveTokenIssuer()
         let token = issuer.issue()
-        await dependencies.resolveUserRepository().storeSession(
-            fingerprint: issuer.fingerprint(of: token),
-            userID: record.id
+        let expiresAt = dependencies.resolveSessionPolicy().expiry(from: dependencies.resolveClock().now())
+        return (
+            token, SessionRecord(fingerprint: issuer.fingerprint(of: token), userID: record.id, expiresAt: expiresAt)
         )
-        return try JSONResponse.make(SessionPayload(token: token, user: UserPayload(record)), status: status)
+    }
+
+    /// Runs a repository call, turning its failures into the API's answers.
+    static func storage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch UserRepositoryError.emailTaken {
+            throw emailTaken
+        } catch UserRepositoryError.storageFull {
+            throw APIError(
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                "the server has no room to store this; nothing was changed"
+            )
+        } catch UserRepositoryError.unavailable {
+            throw APIError(.serviceUnavailable, "the server's storage is unavailable; try again later")
+        }
     }
 
     private static let emailTaken = APIError(.conflict, "an account with this email already exists")
+
+    static func validName(_ raw: String) throws(APIError) -> String {
+        let tooLong = APIError(
+            .badRequest,
+            "the name must have 1 to \(maximumNameCharacters) characters and at most \(maximumNameBytes) bytes in UTF-8"
+        )
+        // Bytes first: counting characters walks the whole string.
+        guard raw.utf8.count <= maximumNameBytes * 2 else { throw tooLong }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.utf8.count <= maximumNameBytes, name.count <= maximumNameCharacters else {
+            throw tooLong
+        }
+        return name
+    }
+
+    static func isAcceptablePassword(_ password: String) -> Bool {
+        password.utf8.count <= maximumPasswordBytes && password.count >= minimumPasswordCharacters
+    }
 
     static func normalise(_ email: String) -> String {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     static func isPlausibleEmail(_ email: String) -> Bool {
+        guard email.utf8.count <= maximumEmailBytes else { return false }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        return email.count <= maximumEmailLength && parts.count == 2 && !parts[0].isEmpty
-            && parts[1].contains(".") && !email.contains(where: \.isWhitespace)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !email.contains(where: \.isWhitespace)
     }
 }

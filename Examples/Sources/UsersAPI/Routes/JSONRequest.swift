@@ -3,6 +3,9 @@ internal import Hummingbird
 
 /// Reading JSON bodies with the API's own error messages.
 enum JSONRequest {
+    /// The largest body a route reads: every field it accepts fits many times over.
+    static let maximumBodyBytes = 16 * 1024
+
     static func decode<Payload: Decodable>(
         _ type: Payload.Type,
         from request: Request,
@@ -11,7 +14,7 @@ enum JSONRequest {
         var request = request
         let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: context.maxUploadSize)
+            buffer = try await request.collectBody(upTo: min(context.maxUploadSize, maximumBodyBytes))
         } catch {
             throw APIError(.contentTooLarge, "the request body is too large")
         }

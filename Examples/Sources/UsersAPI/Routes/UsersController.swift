@@ -1,23 +1,55 @@
+internal import HTTPTypes
 internal import Hummingbird
 
 /// `GET /users/me` and `GET /users`, for holders of a live bearer token.
 struct UsersController: HasServerDependencies {
+    /// Accounts per page of `GET /users` unless `limit` asks for fewer.
+    static let defaultPageSize = 50
+    /// The most accounts one page returns, whatever `limit` asks: with every field bounded in
+    /// bytes, this bounds the response too.
+    static let maximumPageSize = 100
+
     func current(_ request: Request, context: some RequestContext) async throws -> Response {
         let record = try await authenticatedUser(request)
         return try JSONResponse.make(UserPayload(record), status: .ok)
     }
 
+    /// One page of accounts in sign-up order, as a JSON array. `?limit=N` (1 to 100) sets the
+    /// page size, `?after=ID` starts after that account; when more follow, a
+    /// `Link: </users?after=…&limit=…>; rel="next"` header names the next page.
     func all(_ request: Request, context: some RequestContext) async throws -> Response {
         _ = try await authenticatedUser(request)
-        let users = await dependencies.resolveUserRepository().allUsers().map(UserPayload.init)
-        return try JSONResponse.make(users, status: .ok)
+        let query = request.uri.queryParameters
+        var limit = Self.defaultPageSize
+        if let raw = query["limit"] {
+            guard let asked = Int(String(raw)), (1...Self.maximumPageSize).contains(asked) else {
+                throw APIError(.badRequest, "limit must be a whole number from 1 to \(Self.maximumPageSize)")
+            }
+            limit = asked
+        }
+        let cursor = query["after"].map(String.init)
+        let users = dependencies.resolveUserRepository()
+        var page = try await AuthenticationController.storage { try await users.users(after: cursor, limit: limit + 1) }
+        let hasMore = page.count > limit
+        if hasMore { page.removeLast(page.count - limit) }
+        var response = try JSONResponse.make(page.map(UserPayload.init), status: .ok)
+        if hasMore, let last = page.last {
+            // Identifiers are lower-case UUIDs, safe in a URL as they are.
+            response.headers[HTTPField.Name("Link")!] = "</users?after=\(last.id)&limit=\(limit)>; rel=\"next\""
+        }
+        return response
     }
 
     private func authenticatedUser(_ request: Request) async throws -> UserRecord {
         let token = try BearerToken.require(in: request)
         let fingerprint = dependencies.resolveTokenIssuer().fingerprint(of: token)
+        let now = dependencies.resolveClock().now()
         let users = dependencies.resolveUserRepository()
-        guard let id = await users.userID(forSession: fingerprint), let record = await users.user(id: id) else {
+        guard
+            let record = try await AuthenticationController.storage({
+                try await users.user(forSession: fingerprint, at: now)
+            })
+        else {
             throw APIError.notAuthenticated
         }
         return record

@@ -7,11 +7,18 @@ public struct PBKDF2PasswordHasher: PasswordHasher {
     public let iterations: Int
 
     /// Creates a hasher.
-    /// - Parameter iterations: Iterations for new hashes; at least 1.
+    /// - Parameter iterations: Iterations for new hashes; 1 to ``maximumIterations``.
     public init(iterations: Int = 5_000) {
-        precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
+        guard (1...Self.maximumIterations).contains(iterations) else {
+            fatalError(
+                "PBKDF2PasswordHasher(iterations: \(iterations)): pass 1 to \(Self.maximumIterations) iterations")
+        }
         self.iterations = iterations
     }
+
+    /// The most iterations a hash may ask for; a stored hash asking for more is refused
+    /// rather than verified, so a tampered record cannot stall a log-in.
+    public static let maximumIterations = 10_000_000
 
     public func hash(_ password: String) -> PasswordHash {
         var generator = SystemRandomNumberGenerator()
@@ -24,6 +31,7 @@ public struct PBKDF2PasswordHasher: PasswordHasher {
     }
 
     public func verify(_ password: String, against hash: PasswordHash) -> Bool {
+        guard (1...Self.maximumIterations).contains(hash.iterations) else { return false }
         let candidate = Self.derive(password, salt: hash.salt, iterations: hash.iterations)
         guard candidate.count == hash.digest.count else { return false }
         // Constant time, so response timing does not tell how many bytes matched.
@@ -34,13 +42,26 @@ public struct PBKDF2PasswordHasher: PasswordHasher {
 
     /// One 32-byte block of PBKDF2-HMAC-SHA-256.
     static func derive(_ password: String, salt: [UInt8], iterations: Int) -> [UInt8] {
-        let key = Array(password.utf8)
-        var u = SHA256.hmac(key: key, message: salt + [0, 0, 0, 1])
+        deriveCountingWork(password, salt: salt, iterations: iterations).key
+    }
+
+    /// The derived key, and how many SHA-256 blocks the derivation compressed.
+    ///
+    /// The HMAC key is prepared once: a password longer than a block is hashed once, not on
+    /// each of the iterations, so the cost is `password bytes / 64 + 4 × iterations` blocks.
+    static func deriveCountingWork(
+        _ password: String,
+        salt: [UInt8],
+        iterations: Int
+    ) -> (key: [UInt8], compressedBlocks: Int) {
+        var work = 0
+        let prf = HMACSHA256(key: password.utf8, work: &work)
+        var u = prf.authenticate(salt + [0, 0, 0, 1], work: &work)
         var result = u
         for _ in 1..<max(iterations, 1) {
-            u = SHA256.hmac(key: key, message: u)
+            u = prf.authenticate(u, work: &work)
             for index in result.indices { result[index] ^= u[index] }
         }
-        return result
+        return (result, work)
     }
 }

@@ -20,37 +20,81 @@ struct SHA256 {
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
 
-    /// The digest of `message`.
-    static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        var state = initialState
-        var padded = Array(message)
-        let bitLength = UInt64(padded.count) &* 8
-        padded.append(0x80)
-        while padded.count % blockSize != 56 { padded.append(0) }
+    private var state: [UInt32]
+    /// Bytes waiting for a full 64-byte block.
+    private var pending: [UInt8] = []
+    private var byteCount: UInt64 = 0
+    /// Blocks run through the compression function so far: the work this hash has done, which
+    /// lets tests count what a derivation costs without timing it.
+    private(set) var compressedBlocks = 0
+    private var schedule = [UInt32](repeating: 0, count: 64)
+
+    /// A hash with nothing absorbed yet.
+    init() {
+        state = Self.initialState
+        pending.reserveCapacity(Self.blockSize)
+    }
+
+    /// Absorbs `bytes`.
+    mutating func update(_ bytes: some Collection<UInt8>) {
+        let bytes = Array(bytes)
+        byteCount &+= UInt64(bytes.count)
+        var next = 0
+        if !pending.isEmpty {
+            let taken = min(Self.blockSize - pending.count, bytes.count)
+            pending += bytes[..<taken]
+            next = taken
+            guard pending.count == Self.blockSize else { return }
+            Self.compress(&state, pending[...], schedule: &schedule)
+            compressedBlocks += 1
+            pending.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - next >= Self.blockSize {
+            Self.compress(&state, bytes[next..<next + Self.blockSize], schedule: &schedule)
+            compressedBlocks += 1
+            next += Self.blockSize
+        }
+        pending += bytes[next...]
+    }
+
+    /// The digest of everything absorbed, leaving this value as it was (so a prepared state,
+    /// such as an HMAC key's, can be copied and finished many times).
+    func finalize() -> [UInt8] {
+        finalizeCounting().digest
+    }
+
+    /// The digest, and the total number of blocks compressed including the padding's.
+    func finalizeCounting() -> (digest: [UInt8], compressedBlocks: Int) {
+        var copy = self
+        let bitLength = byteCount &* 8
+        var tail: [UInt8] = [0x80]
+        while (copy.pending.count + tail.count) % Self.blockSize != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: padded.count, by: blockSize) {
-            compress(&state, padded[blockStart..<blockStart + blockSize], schedule: &schedule)
-        }
+        copy.update(tail)
         var digest: [UInt8] = []
-        digest.reserveCapacity(digestSize)
-        for word in state {
+        digest.reserveCapacity(Self.digestSize)
+        for word in copy.state {
             digest.append(UInt8(truncatingIfNeeded: word >> 24))
             digest.append(UInt8(truncatingIfNeeded: word >> 16))
             digest.append(UInt8(truncatingIfNeeded: word >> 8))
             digest.append(UInt8(truncatingIfNeeded: word))
         }
-        return digest
+        return (digest, copy.compressedBlocks)
+    }
+
+    /// The digest of `message`.
+    static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+        var hash = SHA256()
+        hash.update(message)
+        return hash.finalize()
     }
 
     /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
     static func hmac(key: [UInt8], message: some Collection<UInt8>) -> [UInt8] {
-        var key = key.count > blockSize ? hash(key) : key
-        key += [UInt8](repeating: 0, count: blockSize - key.count)
-        let inner = hash(key.map { $0 ^ 0x36 } + Array(message))
-        return hash(key.map { $0 ^ 0x5c } + inner)
+        var work = 0
+        return HMACSHA256(key: key, work: &work).authenticate(message, work: &work)
     }
 
     private static func compress(_ state: inout [UInt32], _ block: ArraySlice<UInt8>, schedule w: inout [UInt32]) {
@@ -88,6 +132,51 @@ struct SHA256 {
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
+    }
+}
+
+/// HMAC-SHA-256 (RFC 2104) under one key, prepared once.
+///
+/// A key longer than a block is hashed here, once, and the padded inner and outer keys are
+/// absorbed once; each ``authenticate(_:work:)`` then costs a few blocks whatever the key's
+/// length. (Re-hashing a long key per message made PBKDF2 cost iterations × key length.)
+struct HMACSHA256 {
+    private let inner: SHA256
+    private let outer: SHA256
+
+    /// Prepares `key`, adding the blocks it compressed to `work`.
+    init(key: some Collection<UInt8>, work: inout Int) {
+        var block: [UInt8]
+        if key.count > SHA256.blockSize {
+            var longKey = SHA256()
+            longKey.update(key)
+            let (digest, blocks) = longKey.finalizeCounting()
+            block = digest
+            work += blocks
+        } else {
+            block = Array(key)
+        }
+        block += [UInt8](repeating: 0, count: SHA256.blockSize - block.count)
+        var inner = SHA256()
+        inner.update(block.map { $0 ^ 0x36 })
+        var outer = SHA256()
+        outer.update(block.map { $0 ^ 0x5c })
+        work += inner.compressedBlocks + outer.compressedBlocks
+        self.inner = inner
+        self.outer = outer
+    }
+
+    /// The MAC of `message`, adding the blocks compressed to `work`.
+    func authenticate(_ message: some Collection<UInt8>, work: inout Int) -> [UInt8] {
+        var inner = self.inner
+        let before = inner.compressedBlocks + outer.compressedBlocks
+        inner.update(message)
+        let (innerDigest, innerBlocks) = inner.finalizeCounting()
+        var outer = self.outer
+        outer.update(innerDigest)
+        let (digest, outerBlocks) = outer.finalizeCounting()
+        work += innerBlocks + outerBlocks - before
+        return digest
     }
 }
 

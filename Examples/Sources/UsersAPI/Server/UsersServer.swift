@@ -1,7 +1,11 @@
 public import Foundation
 public import Hummingbird
+internal import HummingbirdCore
 public import Logging
 internal import NIOCore
+internal import NIOHTTP1
+internal import NIOHTTPTypes
+internal import NIOHTTPTypesHTTP1
 internal import ServiceLifecycle
 
 /// A running Users API server.
@@ -35,27 +39,69 @@ public final class UsersServer: Sendable {
     /// Starts a server and returns once it accepts connections.
     ///
     /// - Parameters:
-    ///   - container: The container every request is served with; a fresh
-    ///     ``ServerCoreDependency`` (no users) by default.
+    ///   - container: The container every request is served with; by default a
+    ///     ``ServerCoreDependency``, whose users live in the SQLite file at
+    ///     ``SQLiteUserRepository/Configuration/defaultPath``. Its repository is opened (and
+    ///     migrated) here, before the server binds.
     ///   - host: The address to bind; loopback by default.
     ///   - port: The port to bind; `0` picks a free one (read it from ``port``).
+    ///   - limits: Connection limits and timeouts; the defaults suit a small public server.
     ///   - logger: Where the server logs; by default warnings and errors only, to standard error.
     ///     Requests are never logged with their bodies or `Authorization` headers.
     ///   - configureRouter: Adds extra routes or middleware after the API's own.
     /// - Returns: The running server.
-    /// - Throws: ``UsersServerError/didNotStart`` or the binding error when the server cannot
-    ///   listen.
+    /// - Throws: ``UsersServerError/repositoryUnavailable(_:)`` when the container's repository
+    ///   cannot be opened (nothing is bound then), ``UsersServerError/didNotStart`` or the
+    ///   binding error when the server cannot listen.
     public static func start(
         container: any ServerDependency = ServerCoreDependency(),
         host: String = "127.0.0.1",
         port: Int = 0,
+        limits: Limits = Limits(),
         logger: Logger? = nil,
         configureRouter: (Router<BasicRequestContext>) -> Void = { _ in }
     ) async throws -> UsersServer {
+        // Open the store first: a locked or corrupt database stops the start, not the first request.
+        do {
+            try await container.resolveUserRepository().prepare()
+        } catch {
+            throw UsersServerError.repositoryUnavailable(error)
+        }
         let router = Router()
         UsersRoutes.install(on: router, container: container)
         configureRouter(router)
-        return try await start(serving: router, host: host, port: port, logger: logger)
+        return try await start(serving: router, host: host, port: port, limits: limits, logger: logger)
+    }
+
+    /// What the server allows a connection, so that idle or half-open connections cannot use up
+    /// its file descriptors and lock legitimate clients out.
+    public struct Limits: Sendable, Hashable {
+        /// How long a connection may go without completing a request head or body part, or
+        /// without a new request after a response, before the server closes it. A client that
+        /// opens connections and sends nothing, or trickles a request head byte by byte
+        /// (slowloris), is cut off after this long.
+        public var idleTimeout: Duration
+        /// How long a request may take to arrive once its head has: a client that trickles a
+        /// body byte by byte, each byte resetting the idle timer, is cut off after this long.
+        public var requestReadTimeout: Duration
+        /// The most connections open at once; further clients wait in the listen backlog until
+        /// one closes. Keep it well below the process's open-files limit.
+        public var maximumConnections: Int
+
+        /// Creates limits.
+        /// - Parameters:
+        ///   - idleTimeout: How long a connection may stay idle; 15 seconds by default.
+        ///   - requestReadTimeout: How long a request's body may take; 30 seconds by default.
+        ///   - maximumConnections: The most connections open at once; 512 by default.
+        public init(
+            idleTimeout: Duration = .seconds(15),
+            requestReadTimeout: Duration = .seconds(30),
+            maximumConnections: Int = 512
+        ) {
+            self.idleTimeout = idleTimeout
+            self.requestReadTimeout = requestReadTimeout
+            self.maximumConnections = maximumConnections
+        }
     }
 
     /// Starts a server for any router and returns once it accepts connections.
@@ -65,6 +111,7 @@ public final class UsersServer: Sendable {
     ///   - router: The routes to serve.
     ///   - host: The address to bind; loopback by default.
     ///   - port: The port to bind; `0` picks a free one (read it from ``port``).
+    ///   - limits: Connection limits and timeouts.
     ///   - logger: Where the server logs; by default warnings and errors only.
     /// - Returns: The running server.
     /// - Throws: ``UsersServerError/didNotStart`` or the binding error when the server cannot
@@ -73,13 +120,26 @@ public final class UsersServer: Sendable {
         serving router: Router<Context>,
         host: String = "127.0.0.1",
         port: Int = 0,
+        limits: Limits = Limits(),
         logger: Logger? = nil
     ) async throws -> UsersServer where Context: InitializableFromSource<ApplicationRequestContextSource> {
         let logger = logger ?? Self.quietLogger()
         let (ports, portReported) = AsyncStream.makeStream(of: Int.self)
+        let readTimeout = TimeAmount(limits.requestReadTimeout)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)],
+            idleTimeout: TimeAmount(limits.idleTimeout)
+        )
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "UsersAPI"),
+            server: HTTPServerBuilder { responder in
+                HTTP1ClosingChannel(base: HTTP1Channel(responder: responder, configuration: http1))
+            },
+            configuration: .init(
+                address: .hostname(host, port: port),
+                serverName: "UsersAPI",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
+            ),
             onServerRunning: { channel in
                 portReported.yield(channel.localAddress?.port ?? port)
                 portReported.finish()
@@ -117,8 +177,99 @@ public final class UsersServer: Sendable {
     }
 }
 
-/// Why ``UsersServer/start(container:host:port:logger:configureRouter:)`` failed.
-public enum UsersServerError: Error, Sendable, Hashable {
+/// Why ``UsersServer/start(container:host:port:limits:logger:configureRouter:)`` failed.
+public enum UsersServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server stopped before it reported a bound port.
     case didNotStart
+    /// The container's repository could not be opened; the server did not start.
+    case repositoryUnavailable(UserRepositoryStartupError)
+
+    public var description: String {
+        switch self {
+        case .didNotStart: "the server stopped before it was listening"
+        case .repositoryUnavailable(let reason): reason.description
+        }
+    }
+}
+
+/// HTTP/1 as Hummingbird serves it, plus one rule it leaves out: a request that does not ask
+/// to keep the connection alive (HTTP/1.0 without `Connection: keep-alive`) gets its reply and
+/// then the connection is closed, as RFC 9112 §9.3 requires. Without it such a client (`ab`)
+/// waits for an end of response that never comes.
+struct HTTP1ClosingChannel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+    let base: HTTP1Channel
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            // Before the conversion to HTTP types, which drops the protocol version.
+            let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try channel.pipeline.syncOperations.addHandler(MarkNonPersistentRequests(), position: .before(codec))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+
+    /// Adds `Connection: close` to a request head that is not keep-alive, which is the signal
+    /// Hummingbird's connection loop already honours.
+    final class MarkNonPersistentRequests: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias InboundOut = HTTPServerRequestPart
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive,
+                !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
+            else {
+                context.fireChannelRead(data)
+                return
+            }
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+        }
+    }
+}
+
+/// Closes a connection whose request, once its head has arrived, is not complete in time.
+///
+/// Hummingbird's idle timer restarts on every body part, so a body sent a byte at a time would
+/// hold a connection forever; this deadline does not move.
+final class RequestReadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            deadline?.cancel()
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: timeout) { loopBound.value.close(promise: nil) }
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+        case .body:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        context.fireChannelInactive()
+    }
 }

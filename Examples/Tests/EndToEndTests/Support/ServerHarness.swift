@@ -2,11 +2,14 @@ import AppCore
 import Foundation
 import UsersAPI
 
-/// Runs `body` against a fresh Users API server and always stops it afterwards.
+/// Runs `body` against a fresh Users API server — SQLite, with a database of its own unless
+/// `container` says otherwise — and always stops it afterwards.
 func withUsersServer<R>(
+    container: any ServerDependency = PrivateDatabaseServerDependency(),
+    limits: UsersServer.Limits = UsersServer.Limits(),
     _ body: (UsersServer) async throws -> R
 ) async throws -> R {
-    let server = try await UsersServer.start(container: FastServerDependency())
+    let server = try await UsersServer.start(container: container, limits: limits)
     do {
         let result = try await body(server)
         try await server.stop()
@@ -61,5 +64,18 @@ func fetchAllFailure(_ container: TestAppDependency) async -> UsersError? {
         return nil
     } catch {
         return error
+    }
+}
+
+/// How starting a server with `container` fails, or `nil` if it starts.
+func startupFailure(_ container: any ServerDependency) async -> UsersServerError? {
+    do {
+        let server = try await UsersServer.start(container: container)
+        try await server.stop()
+        return nil
+    } catch let error as UsersServerError {
+        return error
+    } catch {
+        return .didNotStart
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import UsersAPI
+
+/// Connections that never finish a request are closed, so they cannot hold the server's
+/// connection slots (and file descriptors) and lock legitimate clients out.
+@Suite struct ConnectionLimitTests {
+    static let limits = UsersServer.Limits(idleTimeout: .seconds(1), maximumConnections: 16)
+
+    @Test func halfOpenConnectionsAreClosedAndALegitimateRequestStillSucceeds() async throws {
+        try await withUsersServer(limits: Self.limits) { server in
+            // Three times the connection limit: the first 16 fill every slot, the rest wait in
+            // the listen backlog. Each sends a partial request head and then nothing (slowloris).
+            var attackers: [RawSocket] = []
+            for _ in 0..<48 {
+                let socket = try RawSocket(port: server.port)
+                try socket.send("POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                attackers.append(socket)
+            }
+            // Queued behind all of them, a real client still gets through once they are cut off.
+            let token = try await RawHTTP.signUp("legit@example.com", to: server)
+            #expect(try await RawHTTP.send("GET", "/users/me", to: server, token: token).status == 200)
+            // Generous bound, far above the 1 s idle timeout: without the timeout none closes.
+            let outcome = await RawSocket.waitUntilClosed(attackers, within: 30)
+            #expect(outcome.closed.filter { $0 }.count == attackers.count)
+        }
+    }
+
+    @Test func bodyTrickledAByteAtATimeIsCutOffAtTheReadDeadline() async throws {
+        let limits = UsersServer.Limits(idleTimeout: .seconds(1), requestReadTimeout: .seconds(2))
+        try await withUsersServer(limits: limits) { server in
+            let socket = try RawSocket(port: server.port)
+            let body = #"{"name":"Slow","email":"slow@example.com","password":"password-1"}"#
+            try socket.send(
+                "POST /auth/signup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            // Each byte comes well inside the idle timeout; all of them would take 20 seconds.
+            #expect(try await socket.trickle(body, every: .milliseconds(300)))
+        }
+    }
+
+    @Test func connectionIdleAfterAResponseIsClosed() async throws {
+        try await withUsersServer(limits: Self.limits) { server in
+            let socket = try RawSocket(port: server.port)
+            try socket.send("GET /users/me HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let outcome = await socket.readUntilClosed(within: 30)
+            #expect(outcome.received.hasPrefix("HTTP/1.1 401"))
+            #expect(outcome.closed)
+        }
+    }
+
+    @Test func http10RequestWithoutKeepAliveIsClosedAfterTheReply() async throws {
+        // A long idle timeout, so only the HTTP/1.0 rule can close the connection in time.
+        try await withUsersServer(limits: UsersServer.Limits(idleTimeout: .seconds(600))) { server in
+            let socket = try RawSocket(port: server.port)
+            try socket.send("GET /users/me HTTP/1.0\r\n\r\n")
+            let outcome = await socket.readUntilClosed(within: 20)
+            #expect(outcome.received.contains(" 401 "))
+            #expect(outcome.received.contains("missing, unknown or revoked bearer token"))
+            #expect(outcome.closed)
+        }
+    }
+
+    @Test func http11RequestKeepsTheConnectionForTheNextRequest() async throws {
+        try await withUsersServer(limits: UsersServer.Limits(idleTimeout: .seconds(600))) { server in
+            let socket = try RawSocket(port: server.port)
+            try socket.send(
+                "GET /users/me HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+            let outcome = await socket.readUntilClosed(within: 20)
+            #expect(outcome.received.components(separatedBy: "HTTP/1.1 401").count == 3)
+            #expect(outcome.closed)
+        }
+    }
+}
