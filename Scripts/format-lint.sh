@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 roots=()
-for dir in Sources Tests Examples Benchmarks ConsumerCheck; do
+for dir in Sources Tests Examples Benchmarks ConsumerCheck ReadmeCheck; do
     [[ -d $dir ]] && roots+=("$dir")
 done
 

@@ -1,7 +1,7 @@
 import AppCore
-import Foundation
 import DependencyKit
 import DependencyKitTesting
+import Foundation
 import Testing
 
 // The recipe for an app that adds its own dependencies on top of AppCore's.
@@ -45,7 +45,9 @@ struct WelcomeViewModel: HasAppDependencies {
 private final class TestAppDependency: AppDependency, @unchecked Sendable {
     override func resolveSalutation() -> String { "Howdy" }
     override func resolveHTTPService() -> any HTTPServiceType { fresh { StubHTTPService(marker: "app") } }
-    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitTests-\(getpid())") } }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitTests-\(getpid())") }
+    }
 }
 
 struct AppDependenciesTests {

@@ -53,7 +53,10 @@ struct DiagnosticsAppCoreGraphTests {
             try dot.write(to: Self.committedDOT, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOf: Self.committedDOT, encoding: .utf8)
-        #expect(committed == dot, "Sources/DependencyKit/DependencyKit.docc/Resources/appcore-graph.dot is stale: run Scripts/render-graph.sh")
+        #expect(
+            committed == dot,
+            "Sources/DependencyKit/DependencyKit.docc/Resources/appcore-graph.dot is stale: run Scripts/render-graph.sh"
+        )
     }
 }
 

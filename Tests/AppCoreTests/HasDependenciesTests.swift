@@ -1,13 +1,15 @@
 import AppCore
-import Foundation
 import DependencyKit
 import DependencyKitTesting
+import Foundation
 import Testing
 
 private final class MarkedDependency: CoreDependency, @unchecked Sendable {
     let http = StubHTTPService(marker: "has-dependencies")
     override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    override func resolveUsersCacheDirectory() -> URL { fresh { FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitTests-\(getpid())") } }
+    override func resolveUsersCacheDirectory() -> URL {
+        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitTests-\(getpid())") }
+    }
 }
 
 private struct LoginViewModel: HasDependencies {

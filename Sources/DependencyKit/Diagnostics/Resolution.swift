@@ -171,7 +171,8 @@ func diagnosedResolution<T>(
         RunawayResolution.record(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     }
     guard DiagnosticsWord.isActive else { return try body() }
-    let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    let frame = ResolutionFrame.enterOrTrap(
+        name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()) {
         TestGuard.inspect(
             name,
@@ -209,7 +210,8 @@ func diagnosedResolution<T>(
     isolation: isolated (any Actor)?,
     _ body: () async throws -> T
 ) async rethrows -> T {
-    let frame = ResolutionFrame.enterOrTrap(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    let frame = ResolutionFrame.enterOrTrap(
+        name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()) {
         TestGuard.inspect(
             name,

@@ -110,7 +110,9 @@ final class ResolutionFrame: Sendable {
         // factories and configurators ends with its payloads.
         let carriesPayload = lifetime.carriesPayload
         var reentry = 0
-        if !carriesPayload, let liveParent, liveParent.isSameResolution(name: name, typeID: typeID, containerID: containerID) {
+        if !carriesPayload, let liveParent,
+            liveParent.isSameResolution(name: name, typeID: typeID, containerID: containerID)
+        {
             reentry = liveParent.reentry + 1
         }
         let frame = ResolutionFrame(
