@@ -29,7 +29,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ARTICLE_ROOTS = sorted(ROOT.glob("Sources/*/*.docc")) + [ROOT / "Examples" / "README.md", ROOT / "README.md"]
+ARTICLE_ROOTS = sorted(ROOT.glob("Sources/*/*.docc")) + [ROOT / "README.md"]
 SNIPPET_ROOTS = [
     ROOT / "Tests" / "DocumentationSnippets",
     ROOT / "ConsumerCheck" / "Sources",
