@@ -4,13 +4,15 @@ import Testing
 @testable import AppCore
 
 /// A compressed body is held to the limit by its decoded size, and decoding it never costs more
-/// memory than a small multiple of the limit, against a real gzip bomb on loopback.
+/// memory than a small multiple of the limit, against a real gzip bomb on loopback. The bound
+/// leaves room for tests running in parallel and for ThreadSanitizer; an unbounded client grows by
+/// more than the whole decoded gigabyte.
 @Suite struct HTTPServiceCompressionTests {
     /// No `Content-Length`: the body ends when the server closes, so only its decoded size can
     /// break the limit, while it streams.
     @Test func gzipBombEndsInResponseTooLargeWithMemoryBounded() async throws {
         let limit = 1 << 20
-        let bomb = GzipBomb(minimumDecodedBytes: 512 << 20)
+        let bomb = GzipBomb(minimumDecodedBytes: 1 << 30)
         let head = """
             HTTP/1.1 200 OK\r
             Content-Type: application/json\r
@@ -37,7 +39,7 @@ import Testing
                 "gzip bomb: \(bomb.encodedBytes) bytes decoding to \(bomb.decodedBytes); peak RSS growth \(growth.map { "\($0 >> 20) MiB" } ?? "unknown")"
             )
             if let growth {
-                #expect(growth < 128 * limit, "peak RSS grew by \(growth >> 20) MiB against a \(limit >> 20) MiB limit")
+                #expect(growth < 384 * limit, "peak RSS grew by \(growth >> 20) MiB against a \(limit >> 20) MiB limit")
             }
             let request = String(decoding: try #require(server.requests.first), as: UTF8.self).lowercased()
             #expect(request.contains("accept-encoding: identity"))
