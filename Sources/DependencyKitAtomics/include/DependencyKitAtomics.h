@@ -33,4 +33,11 @@ static inline _Bool dk_atomic_compare_exchange(intptr_t *word, intptr_t *expecte
         (_Atomic(intptr_t) *)word, expected, desired, memory_order_acq_rel, memory_order_acquire);
 }
 
+// A monotonic clock in nanoseconds, for the cold path that notices containers installed in a loop.
+int64_t dk_monotonic_nanoseconds(void);
+
+// Writes `message` to the standard error stream and flushes it: the engine's one warning channel,
+// so the library needs no Foundation.
+void dk_write_standard_error(const char *message);
+
 #endif
