@@ -7,6 +7,8 @@
 
 #include "DependencyKitAtomics.h"
 
+DK_THREAD_LOCAL dk_thread_scope dk_current_thread_scope = {0, 0, 0};
+
 int64_t dk_monotonic_nanoseconds(void) {
 #if defined(_WIN32)
     LARGE_INTEGER frequency, counter;

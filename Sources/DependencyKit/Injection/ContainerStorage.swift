@@ -102,7 +102,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inlinable
     public var current: Container {
         @inline(__always) get {
-            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainer() {
+            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainerInlined() {
                 return scoped
             }
             return global
@@ -203,7 +203,34 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     }
 
     /// The innermost scoped container of this storage in the current task, if any.
-    @usableFromInline
+    ///
+    /// Inlined, so that it is specialised for the container type: a generic copy of the container
+    /// costs a few value-witness calls. Inside a synchronous scope it walks the chain from this
+    /// thread's slot, without the task-local lookup (see ``ScopeFrame``).
+    @inlinable
+    @inline(never)
+    func scopedContainerInlined() -> Container? {
+        guard let shortcut = ScopeFrame.shortcut else { return scopedContainer() }
+        var next = shortcut
+        while let raw = next {
+            // Borrowed: the binding scope keeps the frame, and the frame its parents, alive while
+            // its operation runs on this thread, which is the only time the slot points at it.
+            let found: Container?? = Unmanaged<ScopeFrame>.fromOpaque(raw)._withUnsafeGuaranteedRef { frame in
+                if frame.storage === liveScopes {
+                    return .some(unsafeDowncast(frame.box, to: Box.self).container)
+                }
+                next = frame.parent.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+                return .none
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// The innermost scoped container of this storage in the current task, if any, through the
+    /// task-local.
+    @inlinable
+    @inline(never)
     func scopedContainer() -> Container? {
         var frame = ScopeFrame.current
         while let candidate = frame {

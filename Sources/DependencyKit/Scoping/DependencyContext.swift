@@ -33,7 +33,7 @@ public struct DependencyContext: Sendable {
     /// - Parameter operation: The code to run.
     /// - Returns: What `operation` returns.
     public func run<R>(_ operation: () throws -> R) rethrows -> R {
-        try ScopeFrame.$current.withValue(frame, operation: operation)
+        try ScopeFrame.bind(frame, operation: operation)
     }
 
     /// Runs the asynchronous `operation` with the captured scopes in effect.

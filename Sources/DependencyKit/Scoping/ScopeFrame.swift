@@ -1,3 +1,6 @@
+// `public import`: the synchronous shortcut is inlined into the modules that read a container.
+public import DependencyKitAtomics
+
 /// One binding of a container to a storage in the current task's scope chain.
 ///
 /// Frames form a linked list held in a single task-local, innermost first. A frame counts
@@ -5,15 +8,32 @@
 /// `init`, decremented in `deinit` — because an unstructured `Task {}` started inside a scope
 /// inherits the task-local and can outlive the `withValue` call; counting "+1 before, −1 after
 /// the call" would let the hot path skip a lookup that such a task still needs.
+///
+/// ## The synchronous shortcut
+///
+/// Reading a task-local costs a few hundred instructions. A synchronous scope
+/// (``bind(_:operation:)``) also records its frame in a per-thread slot, tagged with the task it
+/// runs in, for as long as its operation runs; a read on that thread, from that same task, walks
+/// the chain from the slot without the task-local lookup. It is the same chain: while a
+/// synchronous operation runs, its task cannot run anywhere else, and every binding of
+/// ``current`` inside it goes through ``bind(_:operation:)``, which updates the slot. Code that a
+/// nested run loop runs on the same thread for another task sees a different task in the tag and
+/// takes the task-local path; code run there outside any task sees the slot, exactly as it sees a
+/// task-local bound outside any task (which is kept per thread).
+@usableFromInline
 package final class ScopeFrame: Sendable {
     /// The chain of frames visible to the current task.
+    @usableFromInline
     @TaskLocal package static var current: ScopeFrame?
 
     /// The live-scope counter of the storage this frame binds, which also identifies it.
+    @usableFromInline
     let storage: AtomicWord
     /// A `ContainerStorage<C>.Box`, typed by `storage`.
+    @usableFromInline
     let box: any AnyObject & Sendable
     /// The next outer frame.
+    @usableFromInline
     let parent: ScopeFrame?
 
     init(storage: AtomicWord, box: any AnyObject & Sendable, parent: ScopeFrame?) {
@@ -25,5 +45,40 @@ package final class ScopeFrame: Sendable {
 
     deinit {
         storage.add(-1)
+    }
+
+    /// Runs the synchronous `operation` with `frame` as the current chain, for this task and for
+    /// the synchronous shortcut (see the type's discussion).
+    ///
+    /// Every synchronous binding of ``current`` goes through here, or the shortcut would serve a
+    /// chain that is no longer current.
+    /// - Parameters:
+    ///   - frame: The innermost frame, or `nil` for no scope.
+    ///   - operation: The code to run.
+    /// - Returns: What `operation` returns.
+    package static func bind<R>(_ frame: ScopeFrame?, operation: () throws -> R) rethrows -> R {
+        let outer = dk_thread_scope_get()
+        dk_thread_scope_set(
+            dk_thread_scope(
+                task: dk_current_task(),
+                frame: frame.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) },
+                bound: 1
+            )
+        )
+        defer { dk_thread_scope_set(outer) }
+        // `withValue` keeps `frame`, and so its parents, alive until the slot is restored.
+        return try $current.withValue(frame, operation: operation)
+    }
+
+    /// The innermost frame of the synchronous scope running on this thread for the current task.
+    ///
+    /// - Returns: `.some(frame)` (possibly `.some(nil)`: a synchronous scope that binds nothing)
+    ///   when the shortcut applies; `nil` when the caller must read the task-local.
+    @inlinable
+    @inline(__always)
+    static var shortcut: UnsafeRawPointer?? {
+        let slot = dk_thread_scope_get()
+        guard slot.bound != 0, slot.task == dk_current_task() else { return nil }
+        return .some(slot.frame)
     }
 }
