@@ -38,6 +38,16 @@ func check(_ worker: any BenchmarkWorker, id: Int, _ name: String) {
     }
 }
 
+/// Runs `operation` in a task and blocks this thread until it is done.
+func waitForTask(_ operation: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await operation()
+        done.signal()
+    }
+    done.wait()
+}
+
 let directory = usersCacheDirectory
 let consumer = GraphConsumer()
 
@@ -69,6 +79,19 @@ let probes: [Probe] = [
             check(consumer.resolveGraph(), "graph.scoped")
         }
     },
+    Probe(
+        name: "graph.scoped-async",
+        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) }
+    ) { iterations in
+        // An asynchronous scope, as the testing trait and a per-request server scope make: reads go
+        // through the task-local.
+        waitForTask {
+            await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
+                for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
+                check(consumer.resolveGraph(), "graph.scoped-async")
+            }
+        }
+    },
     Probe(name: "graph.stored-http", setUp: {
         DependencyInjector.dependencies = StoredHTTPBenchmarkDependency(usersCacheDirectory: directory)
     }) { iterations in
@@ -93,6 +116,16 @@ let probes: [Probe] = [
     ) { iterations in
         withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
             for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
+        }
+    },
+    Probe(
+        name: "read.scoped-async",
+        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) }
+    ) { iterations in
+        waitForTask {
+            await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
+                for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
+            }
         }
     },
     Probe(name: "width.hand-written", setUp: {}) { iterations in
