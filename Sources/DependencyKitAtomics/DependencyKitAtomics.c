@@ -7,7 +7,7 @@
 
 #include "DependencyKitAtomics.h"
 
-DK_THREAD_LOCAL dk_thread_scope dk_current_thread_scope = {0, 0, 0};
+DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope = {0, 0, 0};
 
 int64_t dk_monotonic_nanoseconds(void) {
 #if defined(_WIN32)

@@ -45,14 +45,12 @@ typedef struct {
 
 #if defined(__linux__) && !defined(__ANDROID__)
 // Initial-exec: a thread-pointer-relative load, even from a shared library, instead of a call.
-#define DK_THREAD_LOCAL _Thread_local __attribute__((tls_model("initial-exec")))
-#elif defined(__wasi__) && !defined(_REENTRANT)
-#define DK_THREAD_LOCAL
+#define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
 #else
-#define DK_THREAD_LOCAL _Thread_local
+#define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL
 #endif
 
-extern DK_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
+extern DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
 
 // The running task's address (NULL outside any task): the concurrency runtime's entry point that
 // `withUnsafeCurrentTask` calls, without that function's generic closure and retain. DependencyKit
