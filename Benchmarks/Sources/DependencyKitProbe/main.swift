@@ -88,7 +88,7 @@ let probes: [Probe] = [
             // An asynchronous scope, as the testing trait and a per-request server scope make: reads go
             // through the task-local.
             waitForTask {
-                await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
+                await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) { () async in
                     for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
                     check(consumer.resolveGraph(), "graph.scoped-async")
                 }
@@ -131,7 +131,7 @@ let probes: [Probe] = [
         setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
         body: { iterations in
             waitForTask {
-                await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
+                await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) { () async in
                     for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
                 }
             }

@@ -204,17 +204,38 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
 
     /// The innermost scoped container of this storage in the current task, if any.
     ///
-    /// Inlined, so that it is specialised for the container type: a generic copy of the container
-    /// costs a few value-witness calls. Inside a synchronous scope it walks the chain from this
-    /// thread's slot, without the task-local lookup (see ``ScopeFrame``).
+    /// Inside a synchronous scope it walks the chain from this thread's slot, without the
+    /// task-local lookup (see ``ScopeFrame``); elsewhere from the task-local. Inlinable, so that it
+    /// is specialised for the container type instead of copying containers through value witnesses.
     @inlinable
     @inline(never)
     func scopedContainerInlined() -> Container? {
-        guard let shortcut = ScopeFrame.shortcut else { return scopedContainer() }
-        var next = shortcut
+        if let shortcut = ScopeFrame.shortcut {
+            // Borrowed: the binding scope keeps the frame alive while its operation runs on this
+            // thread, which is the only time the slot points at it.
+            return scopedContainer(from: shortcut)
+        }
+        return scopedContainerThroughTaskLocal()
+    }
+
+    /// The innermost scoped container of this storage in the current task, if any, through the
+    /// task-local.
+    @inlinable
+    @inline(__always)
+    func scopedContainerThroughTaskLocal() -> Container? {
+        let head = ScopeFrame.chain
+        return withExtendedLifetime(head) {
+            scopedContainer(from: UnsafeRawPointer(Unmanaged.passUnretained(head).toOpaque()))
+        }
+    }
+
+    /// The innermost container of this storage in the chain that starts at `head`, walked without
+    /// reference counting: the caller keeps `head` alive, and every frame keeps its parent.
+    @inlinable
+    @inline(__always)
+    func scopedContainer(from head: UnsafeRawPointer?) -> Container? {
+        var next = head
         while let raw = next {
-            // Borrowed: the binding scope keeps the frame, and the frame its parents, alive while
-            // its operation runs on this thread, which is the only time the slot points at it.
             let found: Container?? = Unmanaged<ScopeFrame>.fromOpaque(raw)._withUnsafeGuaranteedRef { frame in
                 if frame.storage === liveScopes {
                     return .some(unsafeDowncast(frame.box, to: Box.self).container)
@@ -228,19 +249,8 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     }
 
     /// The innermost scoped container of this storage in the current task, if any, through the
-    /// task-local.
-    @inlinable
-    @inline(never)
-    func scopedContainer() -> Container? {
-        var frame = ScopeFrame.current
-        while let candidate = frame {
-            if candidate.storage === liveScopes {
-                return unsafeDowncast(candidate.box, to: Box.self).container
-            }
-            frame = candidate.parent
-        }
-        return nil
-    }
+    /// task-local only.
+    package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
 
     /// Makes the scope frame that binds `container` to this storage on top of `parent`.
     package func frame(binding container: Container, parent: ScopeFrame?) -> ScopeFrame {

@@ -45,6 +45,6 @@ public struct DependencyContext: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> R
     ) async rethrows -> R {
-        try await ScopeFrame.$current.withValue(frame, operation: operation, isolation: isolation)
+        try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
     }
 }
