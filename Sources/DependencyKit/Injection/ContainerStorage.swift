@@ -10,14 +10,16 @@ internal import DependencyKitAtomics
 ///
 /// Reading ``current`` takes no lock. It makes one relaxed atomic load of the number of live
 /// scopes for this storage — when no scope is live, it skips the task-local lookup entirely —
-/// and one acquire load of the installed container.
+/// and one acquire load of the installed container. While a scope is live, a read inside a
+/// synchronous scope finds it through a per-thread slot, and any other read through the
+/// task-local (see `ScopeFrame`).
 ///
 /// ## Lifetime of installed containers
 ///
 /// A reader may be holding a container it has just loaded while another thread installs a
 /// new one. So that such a reader never touches freed memory, and so that reading needs no
 /// reference counting on the shared box, **every container ever installed in a storage stays
-/// alive as long as the storage (for an injector's `static let`, until the process exits). A
+/// alive as long as the storage** — for an injector's `static let`, until the process exits. A
 /// container is a small object (about 270 bytes with its bookkeeping); install containers at launch
 /// and per test, not per request or in a loop — give a request its own container with
 /// ``withDependencies(_:operation:)-(_,()->R)`` instead, which frees it when the scope ends. Shared
@@ -25,7 +27,7 @@ internal import DependencyKitAtomics
 /// never handed out again). Debug builds warn once on the standard error stream when a storage
 /// sees 10,000 installs within 10 seconds, the sign of installs in a loop.
 public final class ContainerStorage<Container: Sendable>: Sendable {
-    /// Holds one installed container. Boxes are never freed (see the type's discussion).
+    /// Holds one installed container. Boxes live as long as the storage (see the type's discussion).
     @usableFromInline
     final class Box: Sendable {
         @usableFromInline
