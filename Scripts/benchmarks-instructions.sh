@@ -44,7 +44,6 @@ done
 # The baseline each benchmark is compared with.
 baseline() {
     case "$1" in
-    graph.shared-http) echo graph.stored-http ;;
     graph.*) echo graph.hand-written ;;
     width.*) echo width.hand-written ;;
     *) echo "" ;;
