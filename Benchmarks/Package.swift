@@ -28,6 +28,18 @@ let package = Package(
             dependencies: [.product(name: "DependencyKit", package: "DependencyKit")],
             swiftSettings: swiftSettings
         ),
+        // Runs one benchmark body a given number of times, with no benchmark harness around it: counted
+        // under callgrind by Scripts/benchmarks-instructions.sh, timed on one and two threads by
+        // Scripts/benchmarks-threads.sh. It shares Graph.swift with the benchmarks through a symbolic link.
+        .executableTarget(
+            name: "DependencyKitProbe",
+            dependencies: [
+                .product(name: "AppCore", package: "DependencyKit"),
+                .product(name: "DependencyKit", package: "DependencyKit"),
+                "GeneratedContainers",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "DependencyKitBenchmarks",
             dependencies: [

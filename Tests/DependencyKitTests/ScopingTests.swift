@@ -96,7 +96,7 @@ struct ScopingTests {
         let frame = storage.frame(binding: OtherCore(name: "counted"), parent: nil)
         let during = storage.liveScopes.loadRelaxed()
         #expect(during >= 1)
-        let escaped = ScopeFrame.$current.withValue(frame) {
+        let escaped = ScopeFrame.bind(frame) {
             Task {
                 try? await Task.sleep(nanoseconds: 1_000_000)
                 return OtherInjector.dependencies.resolveName()

@@ -1,3 +1,5 @@
+internal import DependencyKitAtomics
+
 /// The thread-safe, scope-aware home of one kind of container.
 ///
 /// An injector (see ``DependencyInjecting``) owns exactly one `ContainerStorage`. It holds the
@@ -8,18 +10,24 @@
 ///
 /// Reading ``current`` takes no lock. It makes one relaxed atomic load of the number of live
 /// scopes for this storage — when no scope is live, it skips the task-local lookup entirely —
-/// and one acquire load of the installed container.
+/// and one acquire load of the installed container. While a scope is live, a read inside a
+/// synchronous scope finds it through a per-thread slot, and any other read through the
+/// task-local (see `ScopeFrame`).
 ///
 /// ## Lifetime of installed containers
 ///
 /// A reader may be holding a container it has just loaded while another thread installs a
 /// new one. So that such a reader never touches freed memory, and so that reading needs no
 /// reference counting on the shared box, **every container ever installed in a storage stays
-/// alive until the process exits**. A container is a small object; install containers at
-/// launch and per test suite, not in a loop. Shared instances created by a replaced container
-/// stay with it (it is no longer served, so they are never handed out again).
+/// alive as long as the storage** — for an injector's `static let`, until the process exits. A
+/// container is a small object (about 270 bytes with its bookkeeping); install containers at launch
+/// and per test, not per request or in a loop — give a request its own container with
+/// ``withDependencies(_:operation:)-(_,()->R)`` instead, which frees it when the scope ends. Shared
+/// instances created by a replaced container stay with it (it is no longer served, so they are
+/// never handed out again). Debug builds warn once on the standard error stream when a storage
+/// sees 10,000 installs within 10 seconds, the sign of installs in a loop.
 public final class ContainerStorage<Container: Sendable>: Sendable {
-    /// Holds one installed container. Boxes are never freed (see the type's discussion).
+    /// Holds one installed container. Boxes live as long as the storage (see the type's discussion).
     @usableFromInline
     final class Box: Sendable {
         @usableFromInline
@@ -32,6 +40,40 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     private struct State {
         var installed: [Box] = []
         var makeDefault: @Sendable () -> Container
+        var churn = InstallChurn()
+    }
+
+    /// Notices installs in a loop: 10,000 within 10 seconds, a sustained 1,000 a second.
+    ///
+    /// Every install keeps its container for the life of the storage, so a loop that installs
+    /// grows memory without bound. A test suite that installs per test, or an app that installs
+    /// at launch and on log-out, stays far below the rate.
+    package struct InstallChurn: Sendable {
+        /// Installs within one ``window`` that count as a loop.
+        package static var threshold: Int { 10_000 }
+        /// The window, in nanoseconds.
+        package static var window: Int64 { 10_000_000_000 }
+
+        private var windowStart: Int64?
+        private var installsInWindow = 0
+        /// Whether the rate has been crossed; it is reported once per storage.
+        package private(set) var isCrossed = false
+
+        package init() {}
+
+        /// Records one install at `now` (monotonic nanoseconds).
+        /// - Returns: `true` for the one install that crosses the threshold, else `false`.
+        package mutating func record(at now: Int64) -> Bool {
+            guard !isCrossed else { return false }
+            if let start = windowStart, now - start < Self.window {
+                installsInWindow += 1
+            } else {
+                windowStart = now
+                installsInWindow = 1
+            }
+            isCrossed = installsInWindow >= Self.threshold
+            return isCrossed
+        }
     }
 
     /// The installed box as an unretained pointer; `0` until the first read or install.
@@ -62,7 +104,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inlinable
     public var current: Container {
         @inline(__always) get {
-            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainer() {
+            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainerInlined() {
                 return scoped
             }
             return global
@@ -97,10 +139,36 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         }
         let box = Box(container)
         TestGuard.noteGlobal(container as AnyObject)
-        state.withLock { state in
+        let kept: Int? = state.withLock { state in
             state.installed.append(box)
             installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
+            #if DEBUG
+                return state.churn.record(at: dk_monotonic_nanoseconds()) ? state.installed.count : nil
+            #else
+                return nil
+            #endif
         }
+        if let kept {
+            warnAboutInstallChurn(kept: kept)
+        }
+    }
+
+    /// Whether this storage has seen installs in a loop (debug builds only; see the type's discussion).
+    package var hasSeenInstallChurn: Bool { state.withLock { $0.churn.isCrossed } }
+
+    /// Says once, on the standard error stream, that containers are being installed in a loop.
+    private func warnAboutInstallChurn(kept: Int) {
+        let message = """
+            DependencyKit warning: \(InstallChurn.threshold) containers were installed in \
+            ContainerStorage<\(Container.self)> within \(InstallChurn.window / 1_000_000_000) seconds, and \(kept) are \
+            kept. Every installed container stays alive as long as its storage (that is what lets \
+            `dependencies` be read without a lock), so installing per request or in a loop grows memory \
+            without bound. Install the container once at launch, and give each request or unit of work \
+            its own container with `withDependencies(_:operation:)`, which frees it when the scope ends. \
+            This warning is shown once, in debug builds only.
+
+            """
+        dk_write_standard_error(message)
     }
 
     /// Installs a fresh default container, discarding whatever was installed.
@@ -137,17 +205,54 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     }
 
     /// The innermost scoped container of this storage in the current task, if any.
-    @usableFromInline
-    func scopedContainer() -> Container? {
-        var frame = ScopeFrame.current
-        while let candidate = frame {
-            if candidate.storage === liveScopes {
-                return unsafeDowncast(candidate.box, to: Box.self).container
+    ///
+    /// Inside a synchronous scope it walks the chain from this thread's slot, without the
+    /// task-local lookup (see ``ScopeFrame``); elsewhere from the task-local. Inlinable, so that it
+    /// is specialised for the container type instead of copying containers through value witnesses.
+    @inlinable
+    @inline(never)
+    func scopedContainerInlined() -> Container? {
+        if let shortcut = ScopeFrame.shortcut {
+            // Borrowed: the binding scope keeps the frame alive while its operation runs on this
+            // thread, which is the only time the slot points at it.
+            return scopedContainer(from: shortcut)
+        }
+        return scopedContainerThroughTaskLocal()
+    }
+
+    /// The innermost scoped container of this storage in the current task, if any, through the
+    /// task-local.
+    @inlinable
+    @inline(__always)
+    func scopedContainerThroughTaskLocal() -> Container? {
+        let head = ScopeFrame.chain
+        return withExtendedLifetime(head) {
+            scopedContainer(from: UnsafeRawPointer(Unmanaged.passUnretained(head).toOpaque()))
+        }
+    }
+
+    /// The innermost container of this storage in the chain that starts at `head`, walked without
+    /// reference counting: the caller keeps `head` alive, and every frame keeps its parent.
+    @inlinable
+    @inline(__always)
+    func scopedContainer(from head: UnsafeRawPointer?) -> Container? {
+        var next = head
+        while let raw = next {
+            let found: Container?? = Unmanaged<ScopeFrame>.fromOpaque(raw)._withUnsafeGuaranteedRef { frame in
+                if frame.storage === liveScopes {
+                    return .some(unsafeDowncast(frame.box, to: Box.self).container)
+                }
+                next = frame.parent.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+                return .none
             }
-            frame = candidate.parent
+            if let found { return found }
         }
         return nil
     }
+
+    /// The innermost scoped container of this storage in the current task, if any, through the
+    /// task-local only.
+    package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
 
     /// Makes the scope frame that binds `container` to this storage on top of `parent`.
     package func frame(binding container: Container, parent: ScopeFrame?) -> ScopeFrame {

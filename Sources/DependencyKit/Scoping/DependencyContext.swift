@@ -33,7 +33,7 @@ public struct DependencyContext: Sendable {
     /// - Parameter operation: The code to run.
     /// - Returns: What `operation` returns.
     public func run<R>(_ operation: () throws -> R) rethrows -> R {
-        try ScopeFrame.$current.withValue(frame, operation: operation)
+        try ScopeFrame.bind(frame, operation: operation)
     }
 
     /// Runs the asynchronous `operation` with the captured scopes in effect.
@@ -45,6 +45,6 @@ public struct DependencyContext: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> R
     ) async rethrows -> R {
-        try await ScopeFrame.$current.withValue(frame, operation: operation, isolation: isolation)
+        try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
     }
 }

@@ -1,3 +1,6 @@
+// `public import`: the synchronous shortcut is inlined into the modules that read a container.
+public import DependencyKitAtomics
+
 /// One binding of a container to a storage in the current task's scope chain.
 ///
 /// Frames form a linked list held in a single task-local, innermost first. A frame counts
@@ -5,15 +8,45 @@
 /// `init`, decremented in `deinit` — because an unstructured `Task {}` started inside a scope
 /// inherits the task-local and can outlive the `withValue` call; counting "+1 before, −1 after
 /// the call" would let the hot path skip a lookup that such a task still needs.
+///
+/// ## The synchronous shortcut
+///
+/// Reading a task-local costs a few hundred instructions. A synchronous scope
+/// (``bind(_:operation:)``) also records its frame in a per-thread slot, tagged with the task it
+/// runs in, for as long as its operation runs; a read on that thread, from that same task, walks
+/// the chain from the slot without the task-local lookup. It is the same chain: while a
+/// synchronous operation runs, its task cannot run anywhere else, and every binding of
+/// ``current`` inside it goes through ``bind(_:operation:)``, which updates the slot. Code that a
+/// nested run loop runs on the same thread for another task sees a different task in the tag and
+/// takes the task-local path; code run there outside any task sees the slot, exactly as it sees a
+/// task-local bound outside any task (which is kept per thread).
+@usableFromInline
 package final class ScopeFrame: Sendable {
-    /// The chain of frames visible to the current task.
-    @TaskLocal package static var current: ScopeFrame?
+    /// The chain of frames visible to the current task, ending in ``root``.
+    ///
+    /// Not optional: reading a task-local copies its value through value witnesses, and an
+    /// optional's cost about sixty instructions more per read than a class reference's.
+    @usableFromInline
+    @TaskLocal static var chain: ScopeFrame = root
+
+    /// The end of every chain: binds no storage, so a lookup never matches it.
+    @usableFromInline
+    static let root = ScopeFrame()
+
+    /// The innermost frame visible to the current task, or `nil` outside any scope.
+    package static var current: ScopeFrame? {
+        let frame = chain
+        return frame === root ? nil : frame
+    }
 
     /// The live-scope counter of the storage this frame binds, which also identifies it.
+    @usableFromInline
     let storage: AtomicWord
     /// A `ContainerStorage<C>.Box`, typed by `storage`.
+    @usableFromInline
     let box: any AnyObject & Sendable
     /// The next outer frame.
+    @usableFromInline
     let parent: ScopeFrame?
 
     init(storage: AtomicWord, box: any AnyObject & Sendable, parent: ScopeFrame?) {
@@ -23,7 +56,65 @@ package final class ScopeFrame: Sendable {
         storage.add(1)
     }
 
+    /// The root: counts itself in a word of its own that no storage shares.
+    private convenience init() {
+        final class Nothing: Sendable {}
+        self.init(storage: AtomicWord(), box: Nothing(), parent: nil)
+    }
+
     deinit {
         storage.add(-1)
+    }
+
+    /// Runs the synchronous `operation` with `frame` as the current chain, for this task and for
+    /// the synchronous shortcut (see the type's discussion).
+    ///
+    /// Every synchronous binding of ``current`` goes through here, or the shortcut would serve a
+    /// chain that is no longer current.
+    /// - Parameters:
+    ///   - frame: The innermost frame, or `nil` for no scope.
+    ///   - operation: The code to run.
+    /// - Returns: What `operation` returns.
+    package static func bind<R>(_ frame: ScopeFrame?, operation: () throws -> R) rethrows -> R {
+        let outer = dk_thread_scope_get()
+        dk_thread_scope_set(
+            dk_thread_scope(
+                task: dk_current_task(),
+                frame: frame.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) },
+                bound: 1
+            )
+        )
+        defer { dk_thread_scope_set(outer) }
+        // `withValue` keeps `frame`, and so its parents, alive until the slot is restored.
+        return try $chain.withValue(frame ?? root, operation: operation)
+    }
+
+    /// Runs the asynchronous `operation` with `frame` as the current chain.
+    ///
+    /// An asynchronous operation can move between threads, so it does not use the synchronous
+    /// shortcut; a synchronous scope inside it does.
+    /// - Parameters:
+    ///   - frame: The innermost frame, or `nil` for no scope.
+    ///   - isolation: The caller's isolation, inherited by `operation`.
+    ///   - operation: The code to run.
+    /// - Returns: What `operation` returns.
+    package static func bind<R>(
+        _ frame: ScopeFrame?,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await $chain.withValue(frame ?? root, operation: operation, isolation: isolation)
+    }
+
+    /// The innermost frame of the synchronous scope running on this thread for the current task.
+    ///
+    /// - Returns: `.some(frame)` (possibly `.some(nil)`: a synchronous scope that binds nothing)
+    ///   when the shortcut applies; `nil` when the caller must read the task-local.
+    @inlinable
+    @inline(__always)
+    static var shortcut: UnsafeRawPointer?? {
+        let slot = dk_thread_scope_get()
+        guard slot.bound != 0, slot.task == dk_current_task() else { return nil }
+        return .some(slot.frame)
     }
 }

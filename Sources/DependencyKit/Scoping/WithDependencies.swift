@@ -20,7 +20,7 @@ public func withDependencies<C: InjectableContainer, R>(
 ) rethrows -> R {
     let storage = C.Injector.storage
     let frame = storage.frame(binding: container.asInjectorContainer, parent: ScopeFrame.current)
-    return try ScopeFrame.$current.withValue(frame, operation: operation)
+    return try ScopeFrame.bind(frame, operation: operation)
 }
 
 /// Runs the asynchronous `operation` with `container` in effect for the current task and its
@@ -39,5 +39,5 @@ public func withDependencies<C: InjectableContainer, R>(
 ) async rethrows -> R {
     let storage = C.Injector.storage
     let frame = storage.frame(binding: container.asInjectorContainer, parent: ScopeFrame.current)
-    return try await ScopeFrame.$current.withValue(frame, operation: operation, isolation: isolation)
+    return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
 }

@@ -33,4 +33,41 @@ static inline _Bool dk_atomic_compare_exchange(intptr_t *word, intptr_t *expecte
         (_Atomic(intptr_t) *)word, expected, desired, memory_order_acq_rel, memory_order_acquire);
 }
 
+// The scope bound by the innermost synchronous scope running on this thread, and the task it runs in
+// (`NULL` outside any task). `bound` is 0 when no synchronous scope runs on this thread; when it is 1,
+// `frame` is the innermost frame (`NULL` for a scope that binds no container). Only ScopeFrame.bind
+// writes it, and restores the previous value before it returns.
+typedef struct {
+    const void *task;
+    const void *frame;
+    intptr_t bound;
+} dk_thread_scope;
+
+#if defined(__linux__) && !defined(__ANDROID__)
+// Initial-exec: a thread-pointer-relative load, even from a shared library, instead of a call.
+#define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
+#else
+#define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL
+#endif
+
+extern DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
+
+// The running task's address (NULL outside any task): the concurrency runtime's entry point that
+// `withUnsafeCurrentTask` calls, without that function's generic closure and retain. DependencyKit
+// only compares the address with another, never dereferences it.
+extern void *swift_task_getCurrent(void) __attribute__((swiftcall));
+
+static inline const void *dk_current_task(void) { return swift_task_getCurrent(); }
+
+static inline dk_thread_scope dk_thread_scope_get(void) { return dk_current_thread_scope; }
+
+static inline void dk_thread_scope_set(dk_thread_scope scope) { dk_current_thread_scope = scope; }
+
+// A monotonic clock in nanoseconds, for the cold path that notices containers installed in a loop.
+int64_t dk_monotonic_nanoseconds(void);
+
+// Writes `message` to the standard error stream and flushes it: the engine's one warning channel,
+// so the library needs no Foundation.
+void dk_write_standard_error(const char *message);
+
 #endif

@@ -1,0 +1,28 @@
+// The container side: a protocol of resolves, an `open` class, an injector and `HasDependencies`.
+public import Engine
+
+public protocol Dependency: AnyObject, Sendable {
+    func resolveValue() -> Int
+}
+
+open class CoreDependency: Dependency, @unchecked Sendable {
+    public init() {}
+    open func resolveValue() -> Int { 42 }
+}
+
+public enum Injector {
+    public static let storage = Storage<any Dependency>(CoreDependency())
+}
+
+public protocol HasDependencies {}
+
+extension HasDependencies {
+    @inlinable public var viaGet: any Dependency { @inline(__always) get { Injector.storage.guaranteedGet } }
+    @inlinable public var viaAddress: any Dependency {
+        @inline(__always) unsafeAddress { UnsafePointer(Injector.storage.slot) }
+    }
+    @inlinable public var viaReadThroughAddress: any Dependency {
+        @inline(__always) _read { yield Injector.storage.addressed }
+    }
+    @inlinable public var viaReadUnowned: any Dependency { @inline(__always) _read { yield Injector.storage.yielded } }
+}

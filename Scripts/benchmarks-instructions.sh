@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Counts the instructions per iteration of each benchmark, exactly, and prints each graph's ratio to
+# the hand-written one.
+#
+# Timings on a shared machine move by 30 % between runs; instruction counts do not. This builds the
+# probe executable of Benchmarks/ (release), strips a copy (valgrind cannot read the debug info of a
+# Swift 6.3 release binary), and runs each benchmark body under `valgrind --tool=callgrind` at two
+# iteration counts. The difference of the two totals divided by the difference of the counts is the
+# cost of one iteration, with the process's start-up and set-up cancelled out.
+#
+# Usage: Scripts/benchmarks-instructions.sh [benchmark ...]   (default: every benchmark)
+#   LOW=2000 HIGH=22000 to change the two iteration counts.
+set -euo pipefail
+
+cd "$(dirname "$0")/../Benchmarks"
+low=${LOW:-2000}
+high=${HIGH:-22000}
+
+command -v valgrind >/dev/null || { echo "benchmarks-instructions: needs valgrind" >&2; exit 1; }
+
+echo "== building the probe (release)" >&2
+swift build -c release --product DependencyKitProbe >&2
+binary=$(swift build -c release --show-bin-path)/DependencyKitProbe
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$binary" "$work/probe"
+strip "$work/probe"
+
+if [ "$#" -gt 0 ]; then names=("$@"); else mapfile -t names < <("$work/probe" list); fi
+
+# Prints the instructions callgrind counted for one run of `probe run NAME COUNT`.
+count() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/probe" run "$1" "$2" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+declare -A per
+for name in "${names[@]}"; do
+    a=$(count "$name" "$low")
+    b=$(count "$name" "$high")
+    per[$name]=$(python3 -c "print(f'{($b - $a) / ($high - $low):.1f}')")
+done
+
+# The baseline each benchmark is compared with.
+baseline() {
+    case "$1" in
+    graph.*) echo graph.hand-written ;;
+    width.*) echo width.hand-written ;;
+    *) echo "" ;;
+    esac
+}
+
+printf '%-22s %14s %8s\n' "benchmark" "instructions" "ratio"
+for name in "${names[@]}"; do
+    base=$(baseline "$name")
+    ratio=""
+    if [ -n "$base" ] && [ -n "${per[$base]:-}" ]; then
+        ratio=$(python3 -c "print(f'{${per[$name]} / ${per[$base]}:.3f}x')")
+    fi
+    printf '%-22s %14s %8s\n' "$name" "${per[$name]}" "$ratio"
+done
