@@ -5,5 +5,5 @@ import AppCore
 import DependencyKit
 
 final class MyCoreDependency: DependencyContainer, Dependency, @unchecked Sendable {
-    func resolveHTTPService() -> any HTTPServiceType { live(makeHTTPService) }
+    func resolveHTTPService() -> any HTTPServiceType { live { makeHTTPService() } }
 }

@@ -21,7 +21,7 @@ extension TickerDependency {
 
 class CoreTickerDependency: DependencyContainer, TickerDependency, @unchecked Sendable {
     func resolveTicker() -> any Ticker { live { SystemTicker() } }
-    func resolveStamp() -> String { fresh(makeStamp) }
+    func resolveStamp() -> String { fresh { makeStamp() } }
 }
 
 /// Forgets to override the live leaf.

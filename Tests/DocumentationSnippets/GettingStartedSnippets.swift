@@ -44,7 +44,7 @@ extension GreetingDependency {
 
 class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
     func resolveClock() -> any Clock { live { SystemClock() } }
-    func resolveGreeter() -> any Greeter { fresh(makeGreeter) }
+    func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
 }
 
 enum GreetingInjector: DependencyInjecting {

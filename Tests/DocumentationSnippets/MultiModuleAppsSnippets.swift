@@ -27,13 +27,13 @@ extension AppDependencies {
 }
 
 extension AppDependencies where Self: PartialContainer {
-    func resolveAnalytics() -> any Analytics { fresh(makeAnalytics) }
+    func resolveAnalytics() -> any Analytics { fresh { makeAnalytics() } }
 }
 // end-snippet
 
 // snippet: multi-module-class
 class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable {
-    func resolveAnalytics() -> any Analytics { fresh(makeAnalytics) }
+    func resolveAnalytics() -> any Analytics { fresh { makeAnalytics() } }
 
     override func resolveUsersCacheDirectory() -> URL {
         live { FileManager.default.temporaryDirectory.appendingPathComponent("MyApp") }

@@ -44,7 +44,7 @@ nonisolated extension GreetingDependency {
 
 nonisolated class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
     func resolveClock() -> any Clock { live { SystemClock() } }
-    func resolveGreeter() -> any Greeter { fresh(makeGreeter) }
+    func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
 }
 
 nonisolated enum GreetingInjector: DependencyInjecting {

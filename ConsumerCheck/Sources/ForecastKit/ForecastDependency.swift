@@ -47,16 +47,16 @@ extension ForecastDependency {
 // Defaults for test doubles only (PartialContainer), so that the class below must implement
 // every resolve: a forgotten one is a compile error, never a silently ignored override.
 extension ForecastDependency where Self: PartialContainer {
-    public func resolveThermometer() -> any Thermometer { live(makeThermometer) }
-    public func resolveForecaster() -> any Forecaster { fresh(makeForecaster) }
+    public func resolveThermometer() -> any Thermometer { live { makeThermometer() } }
+    public func resolveForecaster() -> any Forecaster { fresh { makeForecaster() } }
 }
 
 /// The production container: `open`, with every resolve `open`, so apps can subclass it.
 open class CoreForecastDependency: DependencyContainer, ForecastDependency, @unchecked Sendable {
     public override init() { super.init() }
 
-    open func resolveThermometer() -> any Thermometer { live(makeThermometer) }
-    open func resolveForecaster() -> any Forecaster { fresh(makeForecaster) }
+    open func resolveThermometer() -> any Thermometer { live { makeThermometer() } }
+    open func resolveForecaster() -> any Forecaster { fresh { makeForecaster() } }
 }
 
 /// Holds the container in use.

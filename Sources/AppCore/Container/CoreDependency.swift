@@ -31,19 +31,19 @@ open class CoreDependency: DependencyContainer, Dependency, @unchecked Sendable 
     public override init() { super.init() }
 
     /// ``Dependency/makeHTTPConfiguration()``, fresh on each call.
-    open func resolveHTTPConfiguration() -> HTTPConfiguration { fresh(makeHTTPConfiguration) }
+    open func resolveHTTPConfiguration() -> HTTPConfiguration { fresh { makeHTTPConfiguration() } }
     /// ``Dependency/makeHTTPService()``, a live leaf: tests must override it.
-    open func resolveHTTPService() -> any HTTPServiceType { live(makeHTTPService) }
+    open func resolveHTTPService() -> any HTTPServiceType { live { makeHTTPService() } }
     /// ``Dependency/makeAuthenticationService()``, fresh on each call.
-    open func resolveAuthenticationService() -> any AuthenticationService { fresh(makeAuthenticationService) }
+    open func resolveAuthenticationService() -> any AuthenticationService { fresh { makeAuthenticationService() } }
     /// ``Dependency/makeAuthenticationWorker()``, fresh on each call.
-    open func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh(makeAuthenticationWorker) }
+    open func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh { makeAuthenticationWorker() } }
     /// ``Dependency/makeUsersStore()``, fresh on each call.
-    open func resolveUsersStore() -> any UsersStore { fresh(makeUsersStore) }
+    open func resolveUsersStore() -> any UsersStore { fresh { makeUsersStore() } }
     /// ``Dependency/makeUsersCacheDirectory()``, a live leaf: tests must override it.
-    open func resolveUsersCacheDirectory() -> URL { live(makeUsersCacheDirectory) }
+    open func resolveUsersCacheDirectory() -> URL { live { makeUsersCacheDirectory() } }
     /// ``Dependency/makeUsersCache()``, fresh on each call.
-    open func resolveUsersCache() -> any UsersCacheStore { fresh(makeUsersCache) }
+    open func resolveUsersCache() -> any UsersCacheStore { fresh { makeUsersCache() } }
     /// ``Dependency/makeUsersWorker()``, fresh on each call.
-    open func resolveUsersWorker() -> any UsersWorkerType { fresh(makeUsersWorker) }
+    open func resolveUsersWorker() -> any UsersWorkerType { fresh { makeUsersWorker() } }
 }

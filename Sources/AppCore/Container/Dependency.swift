@@ -103,19 +103,19 @@ extension Dependency {
 // every resolve itself, so that it cannot forget one.
 extension Dependency where Self: PartialContainer {
     /// ``makeHTTPConfiguration()``, fresh on each call.
-    public func resolveHTTPConfiguration() -> HTTPConfiguration { fresh(makeHTTPConfiguration) }
+    public func resolveHTTPConfiguration() -> HTTPConfiguration { fresh { makeHTTPConfiguration() } }
     /// ``makeHTTPService()``, a live leaf.
-    public func resolveHTTPService() -> any HTTPServiceType { live(makeHTTPService) }
+    public func resolveHTTPService() -> any HTTPServiceType { live { makeHTTPService() } }
     /// ``makeAuthenticationService()``, fresh on each call.
-    public func resolveAuthenticationService() -> any AuthenticationService { fresh(makeAuthenticationService) }
+    public func resolveAuthenticationService() -> any AuthenticationService { fresh { makeAuthenticationService() } }
     /// ``makeAuthenticationWorker()``, fresh on each call.
-    public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh(makeAuthenticationWorker) }
+    public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh { makeAuthenticationWorker() } }
     /// ``makeUsersStore()``, fresh on each call.
-    public func resolveUsersStore() -> any UsersStore { fresh(makeUsersStore) }
+    public func resolveUsersStore() -> any UsersStore { fresh { makeUsersStore() } }
     /// ``makeUsersCacheDirectory()``, a live leaf.
-    public func resolveUsersCacheDirectory() -> URL { live(makeUsersCacheDirectory) }
+    public func resolveUsersCacheDirectory() -> URL { live { makeUsersCacheDirectory() } }
     /// ``makeUsersCache()``, fresh on each call.
-    public func resolveUsersCache() -> any UsersCacheStore { fresh(makeUsersCache) }
+    public func resolveUsersCache() -> any UsersCacheStore { fresh { makeUsersCache() } }
     /// ``makeUsersWorker()``, fresh on each call.
-    public func resolveUsersWorker() -> any UsersWorkerType { fresh(makeUsersWorker) }
+    public func resolveUsersWorker() -> any UsersWorkerType { fresh { makeUsersWorker() } }
 }
