@@ -15,8 +15,15 @@
 #define DK_THREAD_LOCAL _Thread_local
 #endif
 
+// Initial-exec: one %fs-relative access instead of a call to __tls_get_addr on every resolution.
+#if defined(__ELF__)
+#define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
+#else
+#define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL
+#endif
+
 // Only ever touched through the functions below. Starts at 0 on every thread.
-extern DK_THREAD_LOCAL intptr_t dk_resolution_depth;
+extern DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth;
 // While a runaway resolution is being diagnosed on this thread: the record of what it resolved.
 extern DK_THREAD_LOCAL void *_Nullable dk_runaway_record;
 
