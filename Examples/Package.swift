@@ -76,6 +76,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DemoTests",
+            dependencies: [
+                "demo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "UsersAPITests",
             dependencies: ["UsersAPI"],
             swiftSettings: swiftSettings

@@ -6,46 +6,44 @@ import Foundation
 ///
 /// Overriding three resolves is all it takes: every worker resolved afterwards talks to
 /// `baseURL` with these limits and caches in `cacheDirectory`, because `CoreDependency`
-/// builds each value by calling `self`'s resolves.
-final class AppDependency: CoreDependency, @unchecked Sendable {
-    // Only `let`s of Sendable types: the promise `@unchecked Sendable` makes.
-    private let baseURL: URL
-    private let cacheDirectory: URL
-    private let allowsInsecureHTTP: Bool
-    private let timeout: TimeInterval
-    private let report: @Sendable (String) -> Void
+/// builds each value by calling `self`'s resolves. Every other resolve is inherited from
+/// `CoreDependency` unchanged; the demo prints which is which, from a trace.
+///
+/// Not `final`: ``OfflineDependency`` subclasses it to swap one more resolve.
+class AppDependency: CoreDependency, @unchecked Sendable {
+    /// Everything the overrides read; only `let`s of Sendable types, the promise
+    /// `@unchecked Sendable` makes.
+    struct Settings: Sendable {
+        var baseURL: URL
+        var cacheDirectory: URL
+        var allowsInsecureHTTP = false
+        var timeout: TimeInterval = 10
+        var report: @Sendable (String) -> Void = { _ in }
+    }
 
-    init(
-        baseURL: URL,
-        cacheDirectory: URL,
-        allowsInsecureHTTP: Bool = false,
-        timeout: TimeInterval = 10,
-        report: @escaping @Sendable (String) -> Void
-    ) {
-        self.baseURL = baseURL
-        self.cacheDirectory = cacheDirectory
-        self.allowsInsecureHTTP = allowsInsecureHTTP
-        self.timeout = timeout
-        self.report = report
+    let settings: Settings
+
+    init(settings: Settings) {
+        self.settings = settings
         super.init()
     }
 
-    // Each override builds inside `fresh {}` so that `demo --graph` shows it, served by this class.
+    // Each override builds inside `fresh {}`, so a trace records it as served by this class.
     override func resolveHTTPConfiguration() -> HTTPConfiguration {
         fresh {
             HTTPConfiguration(
-                baseURL: baseURL,
-                timeout: timeout,
+                baseURL: settings.baseURL,
+                timeout: settings.timeout,
                 maximumResponseBytes: 256 * 1024,
-                allowsInsecureHTTP: allowsInsecureHTTP
+                allowsInsecureHTTP: settings.allowsInsecureHTTP
             )
         }
     }
 
-    override func resolveUsersCacheDirectory() -> URL { fresh { cacheDirectory } }
+    override func resolveUsersCacheDirectory() -> URL { fresh { settings.cacheDirectory } }
 
     // Decorates the default store so an unreadable cache file shows up in the transcript.
     override func resolveUsersCache() -> any UsersCacheStore {
-        fresh { UsersFileCacheStore(directory: resolveUsersCacheDirectory(), report: report) }
+        fresh { UsersFileCacheStore(directory: resolveUsersCacheDirectory(), report: settings.report) }
     }
 }

@@ -9,7 +9,7 @@ import UsersAPI
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Sign up, log in, fetch users and log out through AppCore's workers.",
+        abstract: "Sign up, log in, fetch users, go offline and log out through AppCore's workers.",
         discussion: """
             By default the demo starts the Users API in this process on 127.0.0.1 with a free \
             port and talks to it over real HTTP. Use --base-url to talk to a server you run \
@@ -20,7 +20,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Use the Users API at this URL instead of starting one in-process.")
     var baseURL: String?
 
-    @Option(name: .long, help: "Directory for the users cache (default: a folder in the temporary directory).")
+    @Option(
+        name: .long,
+        help: "Directory for the users cache (default: a new private temporary directory, removed after the run)."
+    )
     var cacheDirectory: String?
 
     @Option(
@@ -35,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow plain http:// to a host other than loopback (not recommended).")
     var allowInsecureHTTP = false
 
-    @Flag(name: .long, help: "After the run, print the graph of everything the flow resolved.")
+    @Flag(name: .long, help: "After the run, print the graphs of what the flow resolved, online and offline.")
     var graph = false
 
     @Option(name: .long, help: "How --graph prints the graph: text, dot (Graphviz) or mermaid.")
@@ -61,82 +64,72 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let transcript = Transcript()
-        let cacheDirectory =
-            cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("DependencyKitDemo", isDirectory: true)
+        try await run(transcript: Transcript(), installation: .global)
+    }
+
+    /// How the demo puts its container in place.
+    enum Installation {
+        /// `DependencyInjector.dependencies = AppDependency(…)`, once at launch, as an app does.
+        case global
+        /// `withDependencies(AppDependency(…)) { … }` around the run, so that tests running in
+        /// parallel in one process keep their own containers.
+        case scoped
+    }
+
+    /// The whole demo, writing to `transcript`.
+    func run(transcript: Transcript, installation: Installation) async throws {
+        let files = try DemoFiles(database: database, cacheDirectory: cacheDirectory, needsDatabase: baseURL == nil)
+        defer { files.removeTemporary() }
 
         let server: UsersServer?
         let baseURL: URL
-        var database: DemoDatabase?
         if let external = self.baseURL.flatMap(URL.init(string:)) {
             server = nil
             baseURL = external
         } else {
-            database = try DemoDatabase(path: self.database)
-            let started: UsersServer
-            do {
-                started = try await UsersServer.start(container: ServerCoreDependency(databasePath: database?.path))
-            } catch {
-                database?.removeIfTemporary()
-                throw error
-            }
+            let started = try await UsersServer.start(container: ServerCoreDependency(databasePath: files.databasePath))
             server = started
             baseURL = started.baseURL
         }
-        defer { database?.removeIfTemporary() }
 
         transcript.title("DependencyKit demo")
         transcript.detail("server", baseURL.absoluteString + (server == nil ? "" : " (Users API, in this process)"))
-        if let database { transcript.detail("database", database.path + (database.isTemporary ? " (temporary)" : "")) }
-        transcript.detail("cache", cacheDirectory.path)
-        transcript.detail("container", "AppDependency: CoreDependency")
+        if let path = files.databasePath {
+            transcript.detail("database", path + (files.isDatabaseTemporary ? " (temporary)" : ""))
+        }
+        transcript.detail("cache", files.cacheDirectory.path + (files.isCacheTemporary ? " (temporary)" : ""))
         transcript.blank()
 
-        DependencyInjector.dependencies = AppDependency(
-            baseURL: baseURL,
-            cacheDirectory: cacheDirectory,
-            allowsInsecureHTTP: allowInsecureHTTP,
-            timeout: timeout,
-            report: { message in transcript.note(message) }
+        let app = AppDependency(
+            settings: .init(
+                baseURL: baseURL,
+                cacheDirectory: files.cacheDirectory,
+                allowsInsecureHTTP: allowInsecureHTTP,
+                timeout: timeout,
+                report: { message in transcript.note(message) }
+            )
         )
-
-        let signUpExtraUser = server != nil
-        let outcome: Result<Void, DemoFlow.StepFailed>
-        var resolved: ResolutionGraph?
-        if graph {
-            // Only this task and its child tasks are traced: the in-process server's own
-            // resolutions, made in its request handlers, stay out of the picture.
-            (outcome, resolved) = await Diagnostics.trace {
-                await flowOutcome(transcript: transcript, signUpExtraUser: signUpExtraUser)
-            }
-        } else {
-            outcome = await flowOutcome(transcript: transcript, signUpExtraUser: signUpExtraUser)
+        let flow = DemoFlow(transcript: transcript, signUpExtraUser: server != nil)
+        let outcome: DemoFlow.Outcome
+        switch installation {
+        case .global:
+            DependencyInjector.dependencies = app
+            outcome = await flow.run()
+        case .scoped:
+            outcome = await withDependencies(app) { await flow.run() }
         }
         try await server?.stop()
 
-        if let resolved {
+        if graph {
             transcript.blank()
-            print(graphFormat.render(resolved))
+            transcript.line(graphFormat.render(outcome))
         }
         transcript.blank()
-        switch outcome {
-        case .success:
-            print("All done: every step went through AppCore's workers, resolved from AppDependency.")
-        case .failure(let failure):
+        if let failure = outcome.failure {
             transcript.failure(failure.step, failure.reason)
             throw ExitCode.failure
         }
-    }
-
-    /// Runs the flow; everything it resolves happens inside here, which is what `--graph` traces.
-    private func flowOutcome(transcript: Transcript, signUpExtraUser: Bool) async -> Result<Void, DemoFlow.StepFailed> {
-        do {
-            try await DemoFlow(transcript: transcript, signUpExtraUser: signUpExtraUser).run()
-            return .success(())
-        } catch {
-            return .failure(error)
-        }
+        transcript.line("All done: every step went through AppCore's workers, resolved from AppDependency.")
     }
 }
 
@@ -149,10 +142,32 @@ enum GraphFormat: String, ExpressibleByArgument, CaseIterable {
     /// A Mermaid flowchart, for Markdown.
     case mermaid
 
-    func render(_ graph: ResolutionGraph) -> String {
+    /// The flow's graph, then the offline step's; text explains how to read the brackets.
+    func render(_ outcome: DemoFlow.Outcome) -> String {
+        var parts: [String] = []
+        if let graph = outcome.resolved {
+            parts.append(render(graph, name: "demo", heading: "Resolved graph (the flow, from AppDependency):"))
+        }
+        if let graph = outcome.resolvedOffline {
+            parts.append(
+                render(graph, name: "offline", heading: "Resolved graph (step 5, inside withDependencies(OfflineDependency)):")
+            )
+        }
+        if self == .text {
+            parts.append(
+                """
+                Reading the brackets: [fresh, AppDependency] is AppDependency's own override;
+                [fresh, AppDependency, inherited from CoreDependency] runs code it inherited from CoreDependency.
+                """
+            )
+        }
+        return parts.joined(separator: "\n\n")
+    }
+
+    private func render(_ graph: ResolutionGraph, name: String, heading: String) -> String {
         switch self {
-        case .text: "Resolved graph:\n" + graph.renderText()
-        case .dot: graph.renderDOT(name: "demo")
+        case .text: heading + "\n" + graph.renderText()
+        case .dot: graph.renderDOT(name: name)
         case .mermaid: graph.renderMermaid()
         }
     }

@@ -1,8 +1,14 @@
 import AppCore
+import DependencyKit
 import Foundation
 
 /// The story the demo tells, written the way an app's screens would: workers come from
 /// `dependencies`, never constructed by hand.
+///
+/// Every resolution the story makes is traced (each in the task that makes it, so the
+/// in-process server's own resolutions stay out), because showing the graph is the point: the
+/// transcript says which resolves the container overrides and which it inherits, and `--graph`
+/// prints the graphs in full.
 struct DemoFlow: HasDependencies {
     let transcript: Transcript
     let signUpExtraUser: Bool
@@ -14,9 +20,36 @@ struct DemoFlow: HasDependencies {
         var description: String { "\(step): \(reason)" }
     }
 
-    func run() async throws(StepFailed) {
-        let authentication = dependencies.resolveAuthenticationWorker()
-        let users = dependencies.resolveUsersWorker()
+    /// What the run resolved, and how it ended.
+    struct Outcome {
+        /// The workers the flow resolved from the installed container.
+        var resolved: ResolutionGraph?
+        /// The users worker resolved inside the offline scope.
+        var resolvedOffline: ResolutionGraph?
+        /// The step that failed, if one did.
+        var failure: StepFailed?
+    }
+
+    func run() async -> Outcome {
+        var outcome = Outcome()
+        do throws(StepFailed) {
+            try await run(recording: &outcome)
+        } catch {
+            outcome.failure = error
+        }
+        return outcome
+    }
+
+    private func run(recording outcome: inout Outcome) async throws(StepFailed) {
+        let ((authentication, users), resolved) = Diagnostics.trace {
+            (dependencies.resolveAuthenticationWorker(), dependencies.resolveUsersWorker())
+        }
+        outcome.resolved = resolved
+        let container = String(describing: type(of: dependencies))
+        transcript.container(resolved, heading: "Container: \(container), a CoreDependency subclass")
+        transcript.line("  cascade: " + Transcript.cascade(resolved.path(from: "resolveUsersWorker()", to: "resolveHTTPConfiguration()")))
+        transcript.blank()
+
         let suffix = String(UUID().uuidString.prefix(6)).lowercased()
         let email = "ada.\(suffix)@example.com"
         // Generated per run and never printed; only the server sees it.
@@ -59,9 +92,11 @@ struct DemoFlow: HasDependencies {
         for user in everyone.suffix(5) { transcript.more("\(user.name) <\(user.email)>", mark: "•") }
         if everyone.count > 5 { transcript.more("… and \(everyone.count - 5) more", mark: " ") }
 
+        outcome.resolvedOffline = try await offline(token: session.token, expecting: everyone)
+
         try await attempt("log out") { try await authentication.logOut(session) }
         try await attempt("clear the cache") { try await users.clearCache() }
-        transcript.step(5, "Log out", "token revoked, cache cleared")
+        transcript.step(6, "Log out", "token revoked, cache cleared")
         let check: Result<User, UsersError>
         do throws(UsersError) {
             check = .success(try await users.fetchCurrent(token: session.token))
@@ -76,6 +111,45 @@ struct DemoFlow: HasDependencies {
         case .success:
             throw StepFailed(step: "check the old token", reason: "the server still accepted it")
         }
+    }
+
+    /// The swap: the same worker code against a container scoped to this block, in which the
+    /// network is gone. One override (`resolveHTTPService()`) cascades into the worker; the
+    /// cache resolves are still `AppDependency`'s, so the screen falls back to what step 4 cached.
+    private func offline(token: Secret, expecting everyone: [User]) async throws(StepFailed) -> ResolutionGraph {
+        guard let online = dependencies as? AppDependency else {
+            throw StepFailed(step: "go offline", reason: "the installed container is not an AppDependency")
+        }
+        let (fetched, cached, resolved) = await withDependencies(OfflineDependency(from: online)) {
+            let (users, resolved) = Diagnostics.trace { dependencies.resolveUsersWorker() }
+            let fetched: Result<[User], UsersError>
+            do throws(UsersError) {
+                fetched = .success(try await users.fetchAll(token: token))
+            } catch {
+                fetched = .failure(error)
+            }
+            return (fetched, await users.cachedAll(), resolved)
+        }
+        transcript.step(
+            5,
+            "Offline",
+            "withDependencies(OfflineDependency(from: app)) { … }: resolveHTTPService() swapped"
+        )
+        transcript.more("cascade: " + Transcript.cascade(resolved.path(from: "resolveUsersWorker()", to: "resolveHTTPService()")))
+        switch fetched {
+        case .failure(.http(let error)) where error == OfflineHTTPService.failure:
+            transcript.more("fetching users: \(error)", mark: "✗")
+        case .failure(let error):
+            throw StepFailed(step: "fetch users offline", reason: "expected the offline failure, got: \(error)")
+        case .success:
+            throw StepFailed(step: "fetch users offline", reason: "the request reached the server")
+        }
+        guard let cached, cached == everyone else {
+            throw StepFailed(step: "read the cache offline", reason: "the cache did not hold step 4's users")
+        }
+        transcript.more("from the cache: \(cached.count == 1 ? "1 user" : "\(cached.count) users"), as of step 4")
+        transcript.more("after the block: \(type(of: dependencies)) again")
+        return resolved
     }
 
     /// Runs one step; AppCore's typed errors describe themselves without secrets.
