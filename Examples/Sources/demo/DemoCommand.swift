@@ -150,7 +150,9 @@ enum GraphFormat: String, ExpressibleByArgument, CaseIterable {
         }
         if let graph = outcome.resolvedOffline {
             parts.append(
-                render(graph, name: "offline", heading: "Resolved graph (step 5, inside withDependencies(OfflineDependency)):")
+                render(
+                    graph, name: "offline",
+                    heading: "Resolved graph (step 5, inside withDependencies(OfflineDependency)):")
             )
         }
         if self == .text {

@@ -47,7 +47,9 @@ struct DemoFlow: HasDependencies {
         outcome.resolved = resolved
         let container = String(describing: type(of: dependencies))
         transcript.container(resolved, heading: "Container: \(container), a CoreDependency subclass")
-        transcript.line("  cascade: " + Transcript.cascade(resolved.path(from: "resolveUsersWorker()", to: "resolveHTTPConfiguration()")))
+        transcript.line(
+            "  cascade: "
+                + Transcript.cascade(resolved.path(from: "resolveUsersWorker()", to: "resolveHTTPConfiguration()")))
         transcript.blank()
 
         let suffix = String(UUID().uuidString.prefix(6)).lowercased()
@@ -135,7 +137,8 @@ struct DemoFlow: HasDependencies {
             "Offline",
             "withDependencies(OfflineDependency(from: app)) { … }: resolveHTTPService() swapped"
         )
-        transcript.more("cascade: " + Transcript.cascade(resolved.path(from: "resolveUsersWorker()", to: "resolveHTTPService()")))
+        transcript.more(
+            "cascade: " + Transcript.cascade(resolved.path(from: "resolveUsersWorker()", to: "resolveHTTPService()")))
         switch fetched {
         case .failure(.http(let error)) where error == OfflineHTTPService.failure:
             transcript.more("fetching users: \(error)", mark: "✗")

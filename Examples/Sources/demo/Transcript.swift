@@ -52,13 +52,15 @@ struct Transcript: Sendable {
     /// ```
     func container(_ graph: ResolutionGraph, heading: String) {
         write(heading)
-        let groups = [("overridden in \(graph.containerName ?? "the container")", graph.overridden)]
+        let groups =
+            [("overridden in \(graph.containerName ?? "the container")", graph.overridden)]
             + graph.inherited.map { ("inherited from \($0.from)", $0.resolves) }
         let width = groups.flatMap(\.1).map(\.name.count).max() ?? 0
         for (label, resolves) in groups where !resolves.isEmpty {
             write("  " + label)
             for resolve in resolves {
-                write("    " + resolve.name.padding(toLength: width, withPad: " ", startingAt: 0) + " → " + resolve.type)
+                write(
+                    "    " + resolve.name.padding(toLength: width, withPad: " ", startingAt: 0) + " → " + resolve.type)
             }
         }
     }

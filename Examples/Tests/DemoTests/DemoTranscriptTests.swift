@@ -11,7 +11,7 @@ import Testing
     @Test func containerSectionListsOverriddenResolvesApartFromInheritedOnes() async throws {
         let lines = try await runDemo()
         let start = try #require(lines.firstIndex(of: "Container: AppDependency, a CoreDependency subclass"))
-        let section = Array(lines[start + 1 ..< start + 11]).map(collapsingSpaces)
+        let section = Array(lines[start + 1..<start + 11]).map(collapsingSpaces)
         #expect(
             section == [
                 "overridden in AppDependency",
@@ -36,7 +36,7 @@ import Testing
     @Test func offlineScopeCascadesIntoTheWorkerWhichFallsBackToTheCache() async throws {
         let lines = try await runDemo()
         let start = try #require(lines.firstIndex { $0.hasPrefix("5. Offline") })
-        let step = lines[start ..< start + 5].map(collapsingSpaces)
+        let step = lines[start..<start + 5].map(collapsingSpaces)
         #expect(
             step == [
                 "5. Offline ✓ withDependencies(OfflineDependency(from: app)) { … }: resolveHTTPService() swapped",
@@ -55,7 +55,7 @@ import Testing
         let lines = try await runDemo("--graph")
         let online = try #require(lines.firstIndex(of: "Resolved graph (the flow, from AppDependency):"))
         #expect(
-            Array(lines[online + 1 ..< online + 11]) == [
+            Array(lines[online + 1..<online + 11]) == [
                 "resolveAuthenticationWorker() → AuthenticationWorker as AuthenticationWorkerType"
                     + " [fresh, AppDependency, inherited from CoreDependency]",
                 "└─ resolveAuthenticationService() → AuthenticationNetworkService as AuthenticationService"
@@ -78,7 +78,7 @@ import Testing
             lines.firstIndex(of: "Resolved graph (step 5, inside withDependencies(OfflineDependency)):")
         )
         #expect(
-            Array(lines[offline + 1 ..< offline + 6]) == [
+            Array(lines[offline + 1..<offline + 6]) == [
                 "resolveUsersWorker() → UsersWorker as UsersWorkerType"
                     + " [fresh, OfflineDependency, inherited from CoreDependency]",
                 "├─ resolveUsersStore() → UsersNetworkStore as UsersStore"
@@ -96,7 +96,12 @@ import Testing
         let output = try await runDemo("--graph", "--graph-format", "dot").joined(separator: "\n")
         #expect(output.contains("digraph \"demo\" {"))
         #expect(output.contains("digraph \"offline\" {"))
-        #expect(output.contains("UsersWorker\\nresolveUsersWorker() as UsersWorkerType\\nfresh · AppDependency · from CoreDependency"))
+        // Each box: the concrete type, the resolve, then the lifetime, the container and whose code ran.
+        #expect(
+            output.contains(
+                "UsersWorker\\nresolveUsersWorker() as UsersWorkerType\\nfresh · AppDependency · from CoreDependency\""
+            )
+        )
         #expect(output.contains("OfflineHTTPService\\nresolveHTTPService()\\nfresh · OfflineDependency\""))
     }
 
@@ -116,15 +121,19 @@ import Testing
 }
 
 /// Runs the demo with `arguments`, its container scoped to this test, and returns what it printed.
+/// A failed run records what it printed, so the failing step shows in the test's output.
 private func runDemo(_ arguments: String...) async throws -> [String] {
     let lines = NIOLockedValueBox([String]())
-    let command = try DemoCommand.parse(arguments)
-    try await command.run(
-        transcript: Transcript { line in
-            lines.withLockedValue { $0.append(contentsOf: line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) }
-        },
-        installation: .scoped
-    )
+    let transcript = Transcript { text in
+        lines.withLockedValue { $0 += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    }
+    do {
+        try await DemoCommand.parse(arguments).run(transcript: transcript, installation: .scoped)
+    } catch {
+        let printed = lines.withLockedValue { $0 }
+        Issue.record("The demo failed:\n\(printed.joined(separator: "\n"))")
+        throw error
+    }
     return lines.withLockedValue { $0 }
 }
 
