@@ -33,14 +33,14 @@ final class TestAppDependency: CoreDependency, @unchecked Sendable {
     }
 
     override func resolveHTTPConfiguration() -> HTTPConfiguration {
-        HTTPConfiguration(baseURL: baseURL, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+        fresh { HTTPConfiguration(baseURL: baseURL, timeout: timeout, maximumResponseBytes: maximumResponseBytes) }
     }
 
-    override func resolveUsersCacheDirectory() -> URL { cacheDirectory }
+    override func resolveUsersCacheDirectory() -> URL { fresh { cacheDirectory } }
 
     override func resolveUsersCache() -> any UsersCacheStore {
         let reports = reports
-        return UsersFileCacheStore(directory: resolveUsersCacheDirectory()) { reports.append($0) }
+        return fresh { UsersFileCacheStore(directory: resolveUsersCacheDirectory()) { reports.append($0) } }
     }
 
     /// The cache file's bytes, to prove a failure left them untouched.
