@@ -22,7 +22,7 @@ int64_t dk_monotonic_nanoseconds(void) {
 #endif
 }
 
-void dk_write_standard_error(const char *message) {
+void dk_write_standard_error(const char *_Nonnull message) {
     fputs(message, stderr);
     fflush(stderr);
 }

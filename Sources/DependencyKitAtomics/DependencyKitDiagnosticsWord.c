@@ -1,3 +1,3 @@
-#include "DependencyKitDiagnosticsWord.h"
+#include "DependencyKitAtomics.h"
 
 intptr_t dk_diagnostics_word = 0;

@@ -1,4 +1,4 @@
-#include "DependencyKitResolutionDepth.h"
+#include "DependencyKitAtomics.h"
 
 DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth = 0;
 DK_THREAD_LOCAL void *_Nullable dk_runaway_record = 0;

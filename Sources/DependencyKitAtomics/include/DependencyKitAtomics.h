@@ -1,4 +1,5 @@
-// Word-sized atomics for DependencyKit's hot path.
+// The C side of DependencyKit's hot path: word-sized atomics, the diagnostics word, the
+// per-thread resolution depth and scope slot, in one header.
 //
 // `Synchronization.Atomic` needs macOS 15 / iOS 18; C11 atomics work on every
 // platform DependencyKit supports and add no package dependency. The functions
@@ -9,37 +10,102 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "DependencyKitDiagnosticsWord.h"
-#include "DependencyKitResolutionDepth.h"
+// MARK: - Atomics on any word
 
-static inline intptr_t dk_atomic_load_acquire(const intptr_t *word) {
+static inline intptr_t dk_atomic_load_acquire(const intptr_t *_Nonnull word) {
     return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_acquire);
 }
 
-static inline intptr_t dk_atomic_load_relaxed(const intptr_t *word) {
+static inline intptr_t dk_atomic_load_relaxed(const intptr_t *_Nonnull word) {
     return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_relaxed);
 }
 
-static inline void dk_atomic_store_release(intptr_t *word, intptr_t value) {
+static inline void dk_atomic_store_release(intptr_t *_Nonnull word, intptr_t value) {
     atomic_store_explicit((_Atomic(intptr_t) *)word, value, memory_order_release);
 }
 
-static inline intptr_t dk_atomic_fetch_add(intptr_t *word, intptr_t delta) {
+static inline intptr_t dk_atomic_fetch_add(intptr_t *_Nonnull word, intptr_t delta) {
     return atomic_fetch_add_explicit((_Atomic(intptr_t) *)word, delta, memory_order_acq_rel);
 }
 
-static inline _Bool dk_atomic_compare_exchange(intptr_t *word, intptr_t *expected, intptr_t desired) {
+static inline _Bool dk_atomic_compare_exchange(intptr_t *_Nonnull word, intptr_t *_Nonnull expected, intptr_t desired) {
     return atomic_compare_exchange_strong_explicit(
         (_Atomic(intptr_t) *)word, expected, desired, memory_order_acq_rel, memory_order_acquire);
 }
+
+// MARK: - The diagnostics word
+
+// The one word every DependencyKit resolution reads to decide whether diagnostics run.
+//
+// It is a C global rather than a Swift `static let` so that reading it is a single relaxed
+// load, inlined into the caller even across modules: a Swift global of class type would add
+// a lazy-initialisation check and a call on every resolution.
+
+// Only ever touched through the functions below. Starts at 0.
+extern intptr_t dk_diagnostics_word;
+
+static inline intptr_t dk_diagnostics_load_relaxed(void) {
+    return atomic_load_explicit((const _Atomic(intptr_t) *)&dk_diagnostics_word, memory_order_relaxed);
+}
+
+static inline intptr_t dk_diagnostics_fetch_add(intptr_t delta) {
+    return atomic_fetch_add_explicit((_Atomic(intptr_t) *)&dk_diagnostics_word, delta, memory_order_acq_rel);
+}
+
+static inline intptr_t dk_diagnostics_fetch_or(intptr_t bits) {
+    return atomic_fetch_or_explicit((_Atomic(intptr_t) *)&dk_diagnostics_word, bits, memory_order_acq_rel);
+}
+
+static inline intptr_t dk_diagnostics_fetch_and(intptr_t bits) {
+    return atomic_fetch_and_explicit((_Atomic(intptr_t) *)&dk_diagnostics_word, bits, memory_order_acq_rel);
+}
+
+// MARK: - Resolution depth
+
+// How deeply the current thread is nested in synchronous resolutions.
+//
+// Every synchronous resolution adds one on entry and takes one on exit: two thread-local
+// increments, no atomics, no call. A depth no real graph reaches means a resolution that keeps
+// requiring itself; the engine then names the cycle instead of letting the stack overflow, in
+// release builds too, where the full cycle check is off.
+
+#if defined(_MSC_VER)
+#define DK_THREAD_LOCAL __declspec(thread)
+#else
+#define DK_THREAD_LOCAL _Thread_local
+#endif
+
+// Initial-exec: one %fs-relative access instead of a call to __tls_get_addr on every resolution.
+#if defined(__ELF__)
+#define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
+#else
+#define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL
+#endif
+
+// Only ever touched through the functions below. Starts at 0 on every thread.
+extern DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth;
+// While a runaway resolution is being diagnosed on this thread: the record of what it resolved.
+extern DK_THREAD_LOCAL void *_Nullable dk_runaway_record;
+
+static inline intptr_t dk_resolution_depth_enter(void) { return ++dk_resolution_depth; }
+
+static inline void dk_resolution_depth_exit(void) { --dk_resolution_depth; }
+
+static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_depth; }
+
+static inline void *_Nullable dk_runaway_record_get(void) { return dk_runaway_record; }
+
+static inline void dk_runaway_record_set(void *_Nullable record) { dk_runaway_record = record; }
+
+// MARK: - The thread's scope
 
 // The scope bound by the innermost synchronous scope running on this thread, and the task it runs in
 // (`NULL` outside any task). `bound` is 0 when no synchronous scope runs on this thread; when it is 1,
 // `frame` is the innermost frame (`NULL` for a scope that binds no container). Only ScopeFrame.bind
 // writes it, and restores the previous value before it returns.
 typedef struct {
-    const void *task;
-    const void *frame;
+    const void *_Nullable task;
+    const void *_Nullable frame;
     intptr_t bound;
 } dk_thread_scope;
 
@@ -55,9 +121,9 @@ extern DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
 // The running task's address (NULL outside any task): the concurrency runtime's entry point that
 // `withUnsafeCurrentTask` calls, without that function's generic closure and retain. DependencyKit
 // only compares the address with another, never dereferences it.
-extern void *swift_task_getCurrent(void) __attribute__((swiftcall));
+extern void *_Nullable swift_task_getCurrent(void) __attribute__((swiftcall));
 
-static inline const void *dk_current_task(void) { return swift_task_getCurrent(); }
+static inline const void *_Nullable dk_current_task(void) { return swift_task_getCurrent(); }
 
 static inline dk_thread_scope dk_thread_scope_get(void) { return dk_current_thread_scope; }
 
@@ -68,6 +134,6 @@ int64_t dk_monotonic_nanoseconds(void);
 
 // Writes `message` to the standard error stream and flushes it: the engine's one warning channel,
 // so the library needs no Foundation.
-void dk_write_standard_error(const char *message);
+void dk_write_standard_error(const char *_Nonnull message);
 
 #endif

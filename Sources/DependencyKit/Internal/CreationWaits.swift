@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Bionic)
-    import Bionic
-#endif
-
 /// Who is creating which ``OnceCell``'s value, and which thread waits for which cell, so that
 /// threads waiting for each other in a circle stop with a message instead of hanging.
 ///
@@ -33,13 +23,7 @@ package enum CreationWaits {
     private static let graph = Locked(Graph())
 
     /// An identifier of the calling thread, unique among live threads.
-    package static var currentThread: UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
-    }
+    package static var currentThread: UInt { PlatformLock.currentThread }
 
     /// Records that `thread` has started creating `cell`'s value.
     package static func began(_ cell: ObjectIdentifier, on thread: UInt, description: String) {
@@ -95,23 +79,7 @@ package enum CreationWaits {
     }
 
     /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
-    static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
-    }
-
-    /// The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
-    /// expects it. A jump of the wall clock only wakes the waiter early or late; it measures the
-    /// wait on the monotonic clock.
-    static func realtimeDeadline(afterMilliseconds milliseconds: Int) -> timespec {
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let nanoseconds = Int(deadline.tv_nsec) + (milliseconds % 1_000) * 1_000_000
-        deadline.tv_sec += .init(milliseconds / 1_000 + nanoseconds / 1_000_000_000)
-        deadline.tv_nsec = .init(nanoseconds % 1_000_000_000)
-        return deadline
-    }
+    static func monotonicMilliseconds() -> Int { PlatformLock.monotonicMilliseconds() }
 
     /// The stop message for a thread that waited too long for `description`.
     package static func deadlockMessage(_ description: String, waitedMilliseconds: Int) -> String {

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Bionic)
-    import Bionic
-#endif
-
 /// A slot filled at most once at a time by a closure that runs **without** the lock held.
 ///
 /// Shared instances and a factory's lazy dependency both need "create once, even when many
@@ -30,7 +20,7 @@
 /// creates next. Nothing is cached from a failed creation.
 ///
 /// `@unchecked Sendable` is sound here for the same reason as ``Locked``: `state` is only
-/// touched with the mutex held, and the mutex and condition live at stable heap addresses.
+/// touched with the mutex held, and the lock lives at a stable heap address.
 /// Callers store only values that are `Sendable` (or weak references to them).
 @usableFromInline
 package final class OnceCell<Value>: @unchecked Sendable {
@@ -41,8 +31,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         case ready(Value)
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let mutex = PlatformLock(waitable: true)
     @usableFromInline
     var state = State.empty
     /// How many creations have begun, so that a waiter can tell one long creation from several.
@@ -52,24 +41,10 @@ package final class OnceCell<Value>: @unchecked Sendable {
     let settled = AtomicWord(0)
 
     @usableFromInline
-    package init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        let mutexResult = pthread_mutex_init(mutex, nil)
-        if mutexResult != 0 { fatalError("pthread_mutex_init failed with \(mutexResult)") }
-        let conditionResult = pthread_cond_init(condition, nil)
-        if conditionResult != 0 { fatalError("pthread_cond_init failed with \(conditionResult)") }
-    }
+    package init() {}
 
     deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     /// Returns the stored value, creating it first if the cell is empty or `read` rejects it.
@@ -148,12 +123,8 @@ package final class OnceCell<Value>: @unchecked Sendable {
                     unlock()
                     fatalError(CreationWaits.deadlockMessage(describe(), waitedMilliseconds: now - waitingSince))
                 }
-                var deadline = CreationWaits.realtimeDeadline(afterMilliseconds: remaining)
-                let waitResult = pthread_cond_timedwait(condition, mutex, &deadline)
+                mutex.wait(milliseconds: remaining)
                 CreationWaits.stopWaiting(me)
-                if waitResult != 0 && waitResult != ETIMEDOUT {
-                    fatalError("pthread_cond_timedwait failed with \(waitResult)")
-                }
             }
         }
         state = .creating(owner: me)
@@ -167,7 +138,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
                 lock()
                 state = .empty
                 CreationWaits.ended(cell)
-                pthread_cond_broadcast(condition)
+                mutex.broadcast()
                 unlock()
             }
         }
@@ -175,7 +146,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         lock()
         state = .ready(made.store)
         CreationWaits.ended(cell)
-        pthread_cond_broadcast(condition)
+        mutex.broadcast()
         unlock()
         created = true
         return made.result
@@ -183,14 +154,12 @@ package final class OnceCell<Value>: @unchecked Sendable {
 
     @usableFromInline
     func lock() {
-        let result = pthread_mutex_lock(mutex)
-        if result != 0 { fatalError("pthread_mutex_lock failed with \(result)") }
+        mutex.lock()
     }
 
     @usableFromInline
     func unlock() {
-        let result = pthread_mutex_unlock(mutex)
-        if result != 0 { fatalError("pthread_mutex_unlock failed with \(result)") }
+        mutex.unlock()
     }
 }
 

@@ -1,0 +1,163 @@
+internal import DependencyKitAtomics
+
+#if canImport(Darwin)
+    import Darwin
+#elseif os(Windows)
+    import ucrt
+    import WinSDK
+#elseif canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Android)
+    @preconcurrency import Android
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Bionic)
+    @preconcurrency import Bionic
+#elseif canImport(WASILibc)
+    @preconcurrency import WASILibc
+    #if canImport(wasi_pthread)
+        import wasi_pthread
+    #endif
+#else
+    #error("DependencyKit's lock does not know this platform's C library.")
+#endif
+
+/// The module's one platform mutex, with a condition variable for threads that wait on it.
+///
+/// A pthread mutex where there are pthreads, an `SRWLOCK` with a `CONDITION_VARIABLE` on Windows,
+/// nothing on single-threaded WebAssembly — the branches swift-log's and swift-argument-parser's
+/// locks carry. ``Locked`` and the once-cells are built on it; nothing else touches a mutex.
+/// `Synchronization.Mutex` would do, but needs macOS 15 / iOS 18, and ThreadSanitizer on Linux
+/// misreads it.
+///
+/// The lock lives at a stable heap address, allocated here and freed by ``destroy()``, which its
+/// owner calls from `deinit`; it is a value only so that the owner keeps one stored property. A
+/// failing lock call is a broken invariant of this module, so it stops the process, with its
+/// message, in every build.
+struct PlatformLock {
+    #if os(Windows)
+        private let mutex: UnsafeMutablePointer<SRWLOCK>
+        private let condition: UnsafeMutablePointer<CONDITION_VARIABLE>
+    #elseif _runtime(_multithreaded)
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let condition: UnsafeMutablePointer<pthread_cond_t>?
+    #endif
+
+    /// Makes a lock; with `waitable`, also the condition variable that ``wait(milliseconds:)``
+    /// and ``broadcast()`` use.
+    init(waitable: Bool = false) {
+        #if os(Windows)
+            mutex = .allocate(capacity: 1)
+            InitializeSRWLock(mutex)
+            condition = .allocate(capacity: 1)
+            InitializeConditionVariable(condition)
+        #elseif _runtime(_multithreaded)
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            let mutexResult = pthread_mutex_init(mutex, nil)
+            if mutexResult != 0 { fatalError("pthread_mutex_init failed with \(mutexResult)") }
+            if waitable {
+                let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+                condition.initialize(to: pthread_cond_t())
+                let conditionResult = pthread_cond_init(condition, nil)
+                if conditionResult != 0 { fatalError("pthread_cond_init failed with \(conditionResult)") }
+                self.condition = condition
+            } else {
+                condition = nil
+            }
+        #endif
+    }
+
+    /// Frees the lock; its owner calls this once, from `deinit`.
+    func destroy() {
+        #if os(Windows)
+            mutex.deallocate()
+            condition.deallocate()
+        #elseif _runtime(_multithreaded)
+            if let condition {
+                pthread_cond_destroy(condition)
+                condition.deinitialize(count: 1)
+                condition.deallocate()
+            }
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+            mutex.deallocate()
+        #endif
+    }
+
+    func lock() {
+        #if os(Windows)
+            AcquireSRWLockExclusive(mutex)
+        #elseif _runtime(_multithreaded)
+            let result = pthread_mutex_lock(mutex)
+            if result != 0 { fatalError("pthread_mutex_lock failed with \(result)") }
+        #endif
+    }
+
+    func unlock() {
+        #if os(Windows)
+            ReleaseSRWLockExclusive(mutex)
+        #elseif _runtime(_multithreaded)
+            let result = pthread_mutex_unlock(mutex)
+            if result != 0 { fatalError("pthread_mutex_unlock failed with \(result)") }
+        #endif
+    }
+
+    /// Releases the lock, sleeps until ``broadcast()`` or for at most `milliseconds`, and takes
+    /// the lock again. Callers re-check their condition: a wake-up may be spurious.
+    func wait(milliseconds: Int) {
+        #if os(Windows)
+            if !SleepConditionVariableSRW(condition, mutex, DWORD(max(0, milliseconds)), 0) {
+                let error = GetLastError()
+                if error != ERROR_TIMEOUT { fatalError("SleepConditionVariableSRW failed with \(error)") }
+            }
+        #elseif _runtime(_multithreaded)
+            guard let condition else { fatalError("PlatformLock.wait on a lock made without waitable: true") }
+            var deadline = Self.realtimeDeadline(afterMilliseconds: milliseconds)
+            let result = pthread_cond_timedwait(condition, mutex, &deadline)
+            if result != 0 && result != ETIMEDOUT { fatalError("pthread_cond_timedwait failed with \(result)") }
+        #else
+            // One thread: nobody else can be creating what this thread waits for.
+            fatalError("PlatformLock.wait on a single-threaded platform")
+        #endif
+    }
+
+    /// Wakes every thread in ``wait(milliseconds:)``.
+    func broadcast() {
+        #if os(Windows)
+            WakeAllConditionVariable(condition)
+        #elseif _runtime(_multithreaded)
+            if let condition { pthread_cond_broadcast(condition) }
+        #endif
+    }
+
+    /// An identifier of the calling thread, unique among live threads.
+    static var currentThread: UInt {
+        #if os(Windows)
+            UInt(GetCurrentThreadId())
+        #elseif canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #elseif _runtime(_multithreaded)
+            UInt(pthread_self())
+        #else
+            1
+        #endif
+    }
+
+    /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
+    static func monotonicMilliseconds() -> Int { Int(dk_monotonic_nanoseconds() / 1_000_000) }
+
+    #if !os(Windows) && _runtime(_multithreaded)
+        /// The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
+        /// expects it. A jump of the wall clock only wakes the waiter early or late; callers
+        /// measure the wait on the monotonic clock.
+        private static func realtimeDeadline(afterMilliseconds milliseconds: Int) -> timespec {
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let nanoseconds = Int(deadline.tv_nsec) + (milliseconds % 1_000) * 1_000_000
+            deadline.tv_sec += .init(milliseconds / 1_000 + nanoseconds / 1_000_000_000)
+            deadline.tv_nsec = .init(nanoseconds % 1_000_000_000)
+            return deadline
+        }
+    #endif
+}
