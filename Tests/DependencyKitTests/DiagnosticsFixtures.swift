@@ -84,7 +84,7 @@ final class PluginHost: DependencyContainer, @unchecked Sendable {
     /// `a` wraps `b`, `b` wraps `a` (a cycle); `c` wraps the fresh `resolveHelper()`, which
     /// asks for `c` again (a cycle through a fresh resolve); `leaf` is a leaf.
     func resolvePlugin(_ tag: String) throws(PluginError) -> any Plugin {
-        try withThrowingResolution(
+        try withResolution(
             "resolvePlugin(\(tag))",
             of: (any Plugin).self,
             lifetime: .registry,
@@ -165,7 +165,7 @@ final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable
     }
 
     func resolveCheckedEcho() async throws -> Echo {
-        try await withThrowingResolution(
+        try await withResolution(
             #function,
             of: Echo.self,
             lifetime: .registry,
@@ -178,7 +178,7 @@ final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable
     }
 
     func resolveCheckedReply() async throws -> Reply {
-        try await withThrowingResolution(
+        try await withResolution(
             #function,
             of: Reply.self,
             lifetime: .registry,

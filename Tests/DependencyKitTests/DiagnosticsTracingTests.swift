@@ -11,20 +11,20 @@ struct DiagnosticsTracingTests {
 
         #expect(cafe.roaster.grinder === kitchen.resolveGrinder())
         #expect(graph.nodes.count == 5)
-        let root = try #require(graph.rootNodes.first)
-        #expect(graph.roots == [0])
+        let root = try #require(graph.roots.first)
+        #expect(graph.roots.map(\.id) == [0])
         #expect(root.name == "resolveCafe()")
         #expect(root.resolvedType == "Cafe")
         #expect(root.lifetime == .fresh)
         #expect(root.container == "Kitchen")
         #expect(graph.children(of: root).map(\.name) == ["resolveBarista()", "resolveRoaster()"])
-        let barista = graph.nodes[root.children[0]]
+        let barista = graph.children(of: root)[0]
         #expect(graph.children(of: barista).map(\.lifetime) == [.shared])
     }
 
     @Test func resolvedTypeIsTheConcreteTypeBehindAnExistential() throws {
         let (_, graph) = Diagnostics.trace { Showroom().resolveVehicle() }
-        let node = try #require(graph.rootNodes.first)
+        let node = try #require(graph.roots.first)
         #expect(node.requestedType == "Vehicle")
         #expect(node.resolvedType == "Bicycle")
         #expect(graph.renderText() == "resolveVehicle() → Bicycle as Vehicle [fresh, Showroom]")
@@ -56,7 +56,7 @@ struct DiagnosticsTracingTests {
             for await (wantsCafe, graph) in group {
                 let expected = wantsCafe ? 5 : 2
                 #expect(graph.nodes.count == expected)
-                #expect(graph.roots == [0])
+                #expect(graph.roots.map(\.id) == [0])
                 #expect(graph.nodes[0].name == (wantsCafe ? "resolveCafe()" : "resolveRoaster()"))
             }
         }
@@ -64,7 +64,7 @@ struct DiagnosticsTracingTests {
 
     @Test func asyncTraceRecordsResolutionsMadeByChildTasks() async throws {
         let (_, graph) = await Diagnostics.trace { await Showroom().resolveFleet() }
-        let root = try #require(graph.rootNodes.first)
+        let root = try #require(graph.roots.first)
         #expect(graph.roots.count == 1)
         #expect(root.name == "resolveFleet()")
         #expect(Set(graph.children(of: root).map(\.name)) == ["resolveVehicle()", "resolveSpareVehicle()"])
@@ -85,7 +85,7 @@ struct DiagnosticsTracingTests {
     @Test func decoratingOverrideIsOneResolution() throws {
         let (vehicle, graph) = Diagnostics.trace { TunedShowroom().resolveVehicle() }
         #expect(vehicle is TunedVehicle)
-        let root = try #require(graph.rootNodes.first)
+        let root = try #require(graph.roots.first)
         #expect(graph.nodes.count == 1)
         #expect(root.name == "resolveVehicle()")
         #expect(root.resolvedType == "TunedVehicle")
@@ -93,7 +93,7 @@ struct DiagnosticsTracingTests {
 
     @Test func aResolutionThatThrowsHasNoValue() throws {
         let (_, graph) = Diagnostics.trace { try? Showroom().resolveBrokenVehicle() }
-        let node = try #require(graph.rootNodes.first)
+        let node = try #require(graph.roots.first)
         #expect(node.resolvedType == nil)
         #expect(graph.renderText() == "resolveBrokenVehicle() → (no value) as Vehicle [fresh, Showroom]")
     }

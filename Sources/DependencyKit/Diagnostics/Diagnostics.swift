@@ -92,13 +92,7 @@ public enum Diagnostics {
         let session = TraceSession()
         DiagnosticsWord.beginTrace()
         defer { DiagnosticsWord.endTrace() }
-        let result = TraceSession.$current.withValue(session) { () -> Result<R, Failure> in
-            do throws(Failure) {
-                return .success(try body())
-            } catch {
-                return .failure(error)
-            }
-        }
+        let result = Result { () throws(Failure) in try TraceSession.$current.withValue(session, typed: body) }
         let graph = session.close()
         return (try result.get(), graph)
     }
@@ -119,18 +113,127 @@ public enum Diagnostics {
         let session = TraceSession()
         DiagnosticsWord.beginTrace()
         defer { DiagnosticsWord.endTrace() }
-        let result = await TraceSession.$current.withValue(
-            session,
-            operation: { () async -> Result<R, Failure> in
-                do throws(Failure) {
-                    return .success(try await body())
-                } catch {
-                    return .failure(error)
-                }
-            },
-            isolation: isolation
-        )
+        let result: Result<R, Failure>
+        do throws(Failure) {
+            result = .success(try await TraceSession.$current.withValue(session, isolation: isolation, typed: body))
+        } catch {
+            result = .failure(error)
+        }
         let graph = session.close()
         return (try result.get(), graph)
+    }
+}
+
+/// Whether resolutions are checked for dependency cycles.
+///
+/// See ``Diagnostics/cycleChecking`` for the policy and its cost.
+public enum CycleChecking: Sendable, Hashable, CaseIterable {
+    /// No checks: a cycle recurses until the stack overflows. Resolution costs one relaxed load
+    /// more than undiagnosed code. The default in release builds.
+    case off
+    /// Every resolution is pushed on the current task's resolution chain; one that would close a
+    /// cycle stops the process with a message naming the chain (a throwing resolution throws
+    /// ``DependencyCycleError`` instead). The default in debug builds.
+    case trap
+}
+
+/// A resolution that requires itself, with the whole chain that leads back to it.
+///
+/// When cycle checking is on (see ``Diagnostics/cycleChecking``), the resolution that would
+/// close a cycle does not run. Resolutions that return a value stop the process with this
+/// error's ``description``; resolutions that already throw, such as the tagged registry's,
+/// throw it.
+///
+/// ```text
+/// Dependency cycle: AuthenticationWorker → AuthenticationNetworkService → AuthenticationWorker
+///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
+///   resolveAuthenticationService() -> AuthenticationNetworkService [fresh, AppDependency]
+///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
+/// ```
+public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The resolutions in the cycle, outermost first; the last one is the first one again.
+    public let chain: [ResolutionStep]
+
+    /// Creates the error for a chain whose last step repeats its first.
+    /// - Parameter chain: The resolutions in the cycle, outermost first.
+    public init(chain: [ResolutionStep]) {
+        self.chain = chain
+    }
+
+    /// The chain on one line: the types its resolutions produce, joined by arrows — or their
+    /// names, when two resolutions in the cycle produce the same type (tagged registrations).
+    public var summary: String {
+        let types = chain.map(\.requestedType)
+        let distinct = Set(types.dropLast()).count == types.count - 1
+        return (distinct ? types : chain.map(\.name)).joined(separator: " → ")
+    }
+
+    /// The chain as a summary line followed by one line per resolution.
+    public var description: String {
+        (["Dependency cycle: \(summary)"] + chain.map { "  \($0)" }).joined(separator: "\n")
+    }
+
+    /// What the process prints when a cycle stops it.
+    var trapMessage: String {
+        description + "\n"
+            + "A resolution required itself before returning. Break the cycle, for example by resolving\n"
+            + "one side lazily (a closure or a Factory) instead of in an initializer.\n"
+            + "Diagnostics.cycleChecking turns this check on or off."
+    }
+}
+
+/// One resolution in a chain: what was asked for, how, and from which container.
+///
+/// Steps name types and resolve methods only, never the values involved, so they are safe
+/// to log.
+public struct ResolutionStep: Sendable, Hashable, CustomStringConvertible {
+    /// The resolve's name, usually the resolve method's `#function` (`resolveUsersWorker()`).
+    public let name: String
+    /// The type the resolution was asked for: the result type of the closure given to `fresh {}`
+    /// or `shared {}` (usually the concrete type), the requested type for the tagged registry
+    /// (usually a protocol, written without `any`).
+    public let requestedType: String
+    /// How the value is produced.
+    public let lifetime: ResolutionLifetime
+    /// The class of the container that served the resolve, if it came from a container.
+    public let container: String?
+    /// The class whose code built the value, when the resolve ran code a container class
+    /// inherited: `CoreDependency` for a resolve that `AppDependency` serves without overriding.
+    /// `nil` when the container's own class implements it, or when it is not known.
+    public let implementer: String?
+
+    /// Creates a step.
+    /// - Parameters:
+    ///   - name: The resolve's name.
+    ///   - requestedType: The type the resolve returns.
+    ///   - lifetime: How the value is produced.
+    ///   - container: The class of the container serving it.
+    ///   - implementer: The class whose code built the value; `nil`, or the same as `container`,
+    ///     when the container's own class implements the resolve.
+    public init(
+        name: String,
+        requestedType: String,
+        lifetime: ResolutionLifetime,
+        container: String?,
+        implementer: String? = nil
+    ) {
+        self.name = name
+        self.requestedType = requestedType
+        self.lifetime = lifetime
+        self.container = container
+        self.implementer = implementer == container ? nil : implementer
+    }
+
+    /// The step on one line: `resolveClock() -> SystemClock [fresh, CoreGreetingDependency]`, or
+    /// `[fresh, EveningDependency, inherited from CoreGreetingDependency]` when the container
+    /// runs code it inherited.
+    public var description: String { "\(name) -> \(requestedType) [\(details)]" }
+
+    /// How and where: `fresh, EveningDependency, inherited from CoreGreetingDependency`.
+    var details: String {
+        var parts = [lifetime.rawValue]
+        if let container { parts.append(container) }
+        if let implementer, implementer != container { parts.append("inherited from \(implementer)") }
+        return parts.joined(separator: ", ")
     }
 }

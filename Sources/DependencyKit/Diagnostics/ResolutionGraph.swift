@@ -1,9 +1,9 @@
 /// The resolutions one traced piece of code performed, as a tree: which resolve called which.
 ///
 /// Get one from ``Diagnostics/trace(_:)`` and render it with ``renderText()``,
-/// ``renderDOT(name:)`` or ``renderMermaid()``. Nodes are numbered in the order their
-/// resolutions began, so code that resolves sequentially always produces the same graph and the
-/// same renderings.
+/// ``renderDOT(name:)`` or ``renderMermaid()``, or walk it from ``roots`` with
+/// ``children(of:)``. Nodes are numbered in the order their resolutions began, so code that
+/// resolves sequentially always produces the same graph and the same renderings.
 public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
     /// One resolution performed while tracing.
     public struct Node: Sendable, Hashable, Identifiable {
@@ -15,7 +15,7 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
         /// `fresh {}` or `shared {}` (usually the concrete type), the requested type for the
         /// tagged registry (usually a protocol).
         public let requestedType: String
-        /// The concrete type of the value it returned, such as `UsersWorker`; `nil` when it
+        /// The concrete type of the value it returned, such as `TimeOfDayGreeter`; `nil` when it
         /// threw, or was still running when the trace ended.
         public let resolvedType: String?
         /// How the value was produced.
@@ -23,37 +23,45 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
         /// The class of the container that served it, if any.
         public let container: String?
         /// The class whose code built the value, when the container ran code it inherited
-        /// (`CoreDependency` for a resolve that `AppDependency` does not override); `nil` when
-        /// the container's own class implements the resolve, or when it is not known.
+        /// (`CoreGreetingDependency` for a resolve that `EveningDependency` does not override);
+        /// `nil` when the container's own class implements the resolve, or when it is not known.
         public let implementer: String?
         /// Whether the container's own class implements this resolve (it overrides or declares
         /// it), as opposed to running code it inherited.
         public var isImplementedByContainer: Bool { implementer == nil }
-        /// The resolutions it performed while producing its value, in order.
-        public let children: [Int]
+        /// The ids of the resolutions it performed, in order; see ``ResolutionGraph/children(of:)``.
+        let childIDs: [Int]
+
+        /// The resolution as a step of a chain.
+        var step: ResolutionStep {
+            ResolutionStep(
+                name: name, requestedType: requestedType, lifetime: lifetime, container: container,
+                implementer: implementer)
+        }
+
+        /// Whether the value is one instance per container, drawn filled.
+        var isShared: Bool { lifetime == .shared || lifetime == .weakShared }
     }
 
     /// Every resolution, in the order they began; a node's ``Node/id`` is its index.
     public let nodes: [Node]
     /// The resolutions the traced code asked for directly, in order.
-    public let roots: [Int]
+    public var roots: [Node] { rootIDs.map { nodes[$0] } }
+    private let rootIDs: [Int]
 
     init(nodes: [Node], roots: [Int]) {
         self.nodes = nodes
-        self.roots = roots
+        self.rootIDs = roots
     }
 
     /// Whether the traced code resolved nothing through DependencyKit.
     public var isEmpty: Bool { nodes.isEmpty }
 
-    /// The resolutions the traced code asked for directly.
-    public var rootNodes: [Node] { roots.map { nodes[$0] } }
-
     /// The resolutions `node` performed.
     /// - Parameter node: A node of this graph.
-    /// - Returns: Its children, in order.
+    /// - Returns: Its children, in the order they began.
     public func children(of node: Node) -> [Node] {
-        node.children.map { nodes[$0] }
+        node.childIDs.map { nodes[$0] }
     }
 
     /// The graph as indented text; see ``renderText()``.

@@ -19,5 +19,6 @@ public enum ResolutionLifetime: String, Sendable, Hashable, CaseIterable {
 
     /// Whether resolutions with this lifetime carry a run-time payload, so that two of them are
     /// never the same resolution (a factory creating a module of its own kind is recursion).
+    @inlinable
     var carriesPayload: Bool { self == .factory || self == .configurator }
 }

@@ -90,12 +90,12 @@ final class ResolutionFrame: Sendable {
     ///
     /// - Throws: ``DependencyCycleError`` when cycle checking is on and the same resolution —
     ///   same name, requested type and container — is already in progress further up the chain.
-    static func enter(
+    private static func make(
         _ name: String,
         of type: any Any.Type,
         lifetime: ResolutionLifetime,
         container: AnyObject?,
-        implementer: (any AnyObject.Type)? = nil
+        implementer: (any AnyObject.Type)?
     ) throws(DependencyCycleError) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
         let checksCycles = DiagnosticsWord.checksCycles(word)
@@ -146,19 +146,37 @@ final class ResolutionFrame: Sendable {
         return frame
     }
 
-    /// Makes the frame of a resolution about to run; a cycle stops the process with its chain.
-    static func enterOrTrap(
+    /// Makes the frame of a resolution about to run, and shows it to DependencyKitTesting's guard.
+    ///
+    /// A cycle is thrown as `cycleError(_:)` of it, or, without `cycleError`, stops the process
+    /// with its chain. Only resolutions that stop on a cycle and carry no payload — the builders of
+    /// resolve methods — are shown to the guard.
+    static func enter<Failure: Error>(
         _ name: String,
         of type: any Any.Type,
         lifetime: ResolutionLifetime,
         container: AnyObject?,
-        implementer: (any AnyObject.Type)? = nil
-    ) -> ResolutionFrame? {
+        implementer: (any AnyObject.Type)?,
+        cycleError: ((DependencyCycleError) -> Failure)?
+    ) throws(Failure) -> ResolutionFrame? {
+        let frame: ResolutionFrame?
         do {
-            return try enter(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+            frame = try make(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
         } catch {
-            fatalError(error.trapMessage)
+            guard let cycleError else { fatalError(error.trapMessage) }
+            throw cycleError(error)
         }
+        if cycleError == nil, !lifetime.carriesPayload, DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()) {
+            TestGuard.inspect(
+                name,
+                of: type,
+                lifetime: lifetime,
+                container: container,
+                implementer: implementer,
+                chain: frame?.liveChain ?? []
+            )
+        }
+        return frame
     }
 
     /// The cycle this frame closes, if its resolution is already in progress above `start`.
@@ -200,14 +218,7 @@ final class ResolutionFrame: Sendable {
     /// Runs the resolution with this frame innermost, then records what it produced.
     func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         defer { finished.storeRelease(1) }
-        let result = ResolutionFrame.$current.withValue(self) { () -> Result<T, Failure> in
-            do throws(Failure) {
-                return .success(try body())
-            } catch {
-                return .failure(error)
-            }
-        }
-        let value = try result.get()
+        let value = try ResolutionFrame.$current.withValue(self, typed: body)
         recordValue(value)
         return value
     }
@@ -218,18 +229,7 @@ final class ResolutionFrame: Sendable {
         _ body: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         defer { finished.storeRelease(1) }
-        let result = await ResolutionFrame.$current.withValue(
-            self,
-            operation: { () async -> Result<T, Failure> in
-                do throws(Failure) {
-                    return .success(try await body())
-                } catch {
-                    return .failure(error)
-                }
-            },
-            isolation: isolation
-        )
-        let value = try result.get()
+        let value = try await ResolutionFrame.$current.withValue(self, isolation: isolation, typed: body)
         recordValue(value)
         return value
     }
@@ -238,5 +238,124 @@ final class ResolutionFrame: Sendable {
         if reentry == 0, let trace, let node {
             trace.finish(node, resolvedType: Swift.type(of: value as Any))
         }
+    }
+}
+
+/// Records the resolutions of one ``Diagnostics/trace(_:)`` call.
+///
+/// Bound in a task-local for the traced code, so child tasks record into the same session and
+/// a concurrent trace in another task records into its own. Records keep metatypes; names are
+/// only rendered when the trace ends.
+final class TraceSession: Sendable {
+    /// The trace the current task records into.
+    @TaskLocal static var current: TraceSession?
+
+    private struct Record {
+        var name: String
+        var requestedType: any Any.Type
+        var resolvedType: (any Any.Type)?
+        var lifetime: ResolutionLifetime
+        var containerType: (any AnyObject.Type)?
+        var implementerType: (any AnyObject.Type)?
+        var children: [Int] = []
+    }
+
+    private struct State {
+        var records: [Record] = []
+        var roots: [Int] = []
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+
+    /// Records that a resolution started; returns its node, or `nil` once the trace has ended.
+    func begin(
+        name: String,
+        requestedType: any Any.Type,
+        lifetime: ResolutionLifetime,
+        containerType: (any AnyObject.Type)?,
+        implementerType: (any AnyObject.Type)? = nil,
+        parent: Int?
+    ) -> Int? {
+        state.withLock { state in
+            guard !state.isClosed else { return nil }
+            let node = state.records.count
+            state.records.append(
+                Record(
+                    name: name,
+                    requestedType: requestedType,
+                    lifetime: lifetime,
+                    containerType: containerType,
+                    implementerType: implementerType
+                )
+            )
+            if let parent {
+                state.records[parent].children.append(node)
+            } else {
+                state.roots.append(node)
+            }
+            return node
+        }
+    }
+
+    /// Records the concrete type a resolution returned.
+    func finish(_ node: Int, resolvedType: any Any.Type) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.records[node].resolvedType = resolvedType
+        }
+    }
+
+    /// Ends the trace: later resolutions (from work that outlives it) are not recorded.
+    func close() -> ResolutionGraph {
+        let (records, roots) = state.withLock { state in
+            state.isClosed = true
+            return (state.records, state.roots)
+        }
+        let nodes = records.enumerated().map { id, record in
+            let container = record.containerType.map { String(describing: $0) }
+            let implementer = record.implementerType.map { String(describing: $0) }
+            return ResolutionGraph.Node(
+                id: id,
+                name: record.name,
+                requestedType: String(describing: record.requestedType),
+                resolvedType: record.resolvedType.map { String(describing: $0) },
+                lifetime: record.lifetime,
+                container: container,
+                implementer: implementer == container ? nil : implementer,
+                childIDs: record.children
+            )
+        }
+        return ResolutionGraph(nodes: nodes, roots: roots)
+    }
+}
+
+extension TaskLocal {
+    /// `withValue(_:operation:)` for a body that throws a typed error.
+    ///
+    /// `withValue` rethrows; handing it a `throws(Failure)` closure directly has crashed the
+    /// compiler, so the body's outcome crosses it as a `Result`.
+    func withValue<R, Failure: Error>(_ value: Value, typed body: () throws(Failure) -> R) throws(Failure) -> R {
+        try withValue(value, operation: { () -> Result<R, Failure> in Result { () throws(Failure) in try body() } }).get()
+    }
+
+    /// The asynchronous form of ``withValue(_:typed:)``.
+    func withValue<R, Failure: Error>(
+        _ value: Value,
+        isolation: isolated (any Actor)?,
+        typed body: () async throws(Failure) -> R
+    ) async throws(Failure) -> R {
+        let result = await withValue(
+            value,
+            operation: { () async -> Result<R, Failure> in
+                do throws(Failure) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            },
+            isolation: isolation
+        )
+        return try result.get()
     }
 }

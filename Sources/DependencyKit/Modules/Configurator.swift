@@ -60,7 +60,7 @@ public struct Configurator<Module: ConfiguratorModule> {
     @inlinable
     public func configure(_ module: Module, payload: Module.Payload) {
         // The hook's value is the module itself, so tracing can name what was configured.
-        _ = withPayloadResolution("Configurator.configure(_:payload:)", of: Module.self, lifetime: .configurator) {
+        _ = withResolution("Configurator.configure(_:payload:)", of: Module.self, lifetime: .configurator) {
             if let stubbedConfigure {
                 stubbedConfigure(module, payload)
             } else {

@@ -87,7 +87,7 @@ public struct Factory<Module: FactoryModule> {
     /// - Returns: A new module.
     @inlinable
     public func create(payload: Module.Payload) -> Module {
-        withPayloadResolution("Factory.create(payload:)", of: Module.self, lifetime: .factory) {
+        withResolution("Factory.create(payload:)", of: Module.self, lifetime: .factory) {
             if let stubbedCreate { return stubbedCreate(payload) }
             return Module(dependency: dependency, payload: payload)
         }

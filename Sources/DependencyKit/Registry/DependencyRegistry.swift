@@ -187,7 +187,7 @@ public final class DependencyRegistry: Sendable {
     public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(RegistryError) -> T {
         let requestedTag = tag.map(RegistryTag.init)
         let (registration, name) = try registration(for: type, tag: requestedTag)
-        return try withThrowingResolution(
+        return try withResolution(
             name,
             of: type,
             lifetime: .registry,
