@@ -66,8 +66,11 @@ extension Factory {
 }
 
 /// The dependency of a stub made without one: reading it is a mistake in the test.
+///
+/// `@usableFromInline` only because the stubs' public default arguments name it.
 /// - Returns: Never returns.
-public func stubDependencyMissing<Dependency>() -> Dependency {
+@usableFromInline
+func stubDependencyMissing<Dependency>() -> Dependency {
     fatalError(
         "This stub was made without a dependency of type \(Dependency.self); pass `dependency:` to `stub`"
     )

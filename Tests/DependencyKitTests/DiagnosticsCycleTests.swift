@@ -6,17 +6,17 @@ import Testing
 /// legitimate re-entries are not mistaken for cycles. The stopping paths are in
 /// `DiagnosticsCycleTrapTests`.
 struct DiagnosticsCycleTests {
-    private func step(_ name: String, _ type: String, _ lifetime: ResolutionLifetime, _ container: String?)
-        -> ResolutionStep
+    private func step(_ name: String, _ type: String, _ lifetime: Diagnostics.Lifetime, _ container: String?)
+        -> Diagnostics.Step
     {
-        ResolutionStep(name: name, requestedType: type, lifetime: lifetime, container: container)
+        Diagnostics.Step(name: name, requestedType: type, lifetime: lifetime, container: container)
     }
 
     @Test func throwingResolutionThrowsTheWholeChain() {
         requireCycleChecking()
         #expect(
             throws: PluginError.cycle(
-                DependencyCycleError(chain: [
+                Diagnostics.CycleError(chain: [
                     step("resolvePlugin(a)", "Plugin", .registry, "PluginHost"),
                     step("resolvePlugin(b)", "Plugin", .registry, "PluginHost"),
                     step("resolvePlugin(a)", "Plugin", .registry, "PluginHost"),
@@ -31,7 +31,7 @@ struct DiagnosticsCycleTests {
         requireCycleChecking()
         #expect(
             throws: PluginError.cycle(
-                DependencyCycleError(chain: [
+                Diagnostics.CycleError(chain: [
                     step("resolvePlugin(c)", "Plugin", .registry, "PluginHost"),
                     step("resolveHelper()", "Plugin", .fresh, "PluginHost"),
                     step("resolvePlugin(c)", "Plugin", .registry, "PluginHost"),
@@ -51,7 +51,7 @@ struct DiagnosticsCycleTests {
     @Test func cycleAcrossChildTasksOfAScopedContainerIsThrown() async throws {
         requireCycleChecking()
         let error = try await withDependencies(LoopedEcho()) {
-            try await #require(throws: DependencyCycleError.self) {
+            try await #require(throws: Diagnostics.CycleError.self) {
                 _ = try await EchoInjector.dependencies.resolveCheckedEcho()
             }
         }
@@ -105,7 +105,7 @@ struct DiagnosticsCycleTests {
     }
 
     @Test func cycleSummaryUsesNamesWhenTypesRepeat() {
-        let error = DependencyCycleError(chain: [
+        let error = Diagnostics.CycleError(chain: [
             step("resolvePlugin(a)", "Plugin", .registry, "PluginHost"),
             step("resolvePlugin(b)", "Plugin", .registry, "PluginHost"),
             step("resolvePlugin(a)", "Plugin", .registry, "PluginHost"),
@@ -114,7 +114,7 @@ struct DiagnosticsCycleTests {
     }
 
     @Test func cycleErrorDescribesTheChain() {
-        let error = DependencyCycleError(chain: [
+        let error = Diagnostics.CycleError(chain: [
             step("resolveWorker()", "LoopWorker", .fresh, "LoopingContainer"),
             step("resolveService()", "LoopService", .shared, nil),
             step("resolveWorker()", "LoopWorker", .fresh, "LoopingContainer"),

@@ -7,7 +7,7 @@ import Testing
 struct DiagnosticsCycleTrapTests {
     @Test func cycleThroughResolveMethodsStopsWithTheWholeChain() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
+            Diagnostics.checksCycles = true
             _ = LoopingContainer().resolveWorker()
         }
         let output = standardError(of: result)
@@ -23,12 +23,12 @@ struct DiagnosticsCycleTrapTests {
             ),
             "\(output)"
         )
-        #expect(output.contains("Diagnostics.cycleChecking"))
+        #expect(output.contains("Diagnostics.checksCycles"))
     }
 
     @Test func cycleThroughTwoSharedInstancesStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
+            Diagnostics.checksCycles = true
             _ = SharedLoopContainer().resolveSession()
         }
         let output = standardError(of: result)
@@ -47,7 +47,7 @@ struct DiagnosticsCycleTrapTests {
 
     @Test func cycleThroughAFactoryStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
+            Diagnostics.checksCycles = true
             _ = ReportingContainer().resolveReportFactory().create()
         }
         let output = standardError(of: result)
@@ -66,7 +66,7 @@ struct DiagnosticsCycleTrapTests {
 
     @Test func cycleAcrossChildTasksOfAScopedContainerStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
+            Diagnostics.checksCycles = true
             await withDependencies(LoopedEcho()) {
                 _ = await EchoInjector.dependencies.resolveEcho()
             }
@@ -87,7 +87,7 @@ struct DiagnosticsCycleTrapTests {
 
     @Test func resolveThatCallsItselfStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
+            Diagnostics.checksCycles = true
             _ = SelfLoopingContainer().resolveLoop()
         }
         let output = standardError(of: result)
@@ -106,25 +106,25 @@ struct DiagnosticsCycleTrapTests {
     @Test func cycleCheckingFollowsTheBuildDefaultAndCanBeSwitched() async {
         await #expect(processExitsWith: .success) {
             #if DEBUG
-                precondition(Diagnostics.defaultCycleChecking == .trap, "debug builds check cycles")
+                precondition(Diagnostics.checksCyclesByDefault, "debug builds check cycles")
             #else
-                precondition(Diagnostics.defaultCycleChecking == .off, "release builds do not check cycles")
+                precondition(!Diagnostics.checksCyclesByDefault, "release builds do not check cycles")
             #endif
-            precondition(Diagnostics.cycleChecking == Diagnostics.defaultCycleChecking, "starts at the default")
+            precondition(Diagnostics.checksCycles == Diagnostics.checksCyclesByDefault, "starts at the default")
 
-            Diagnostics.cycleChecking = .off
-            precondition(Diagnostics.cycleChecking == .off)
+            Diagnostics.checksCycles = false
+            precondition(!Diagnostics.checksCycles)
             precondition(Showroom().resolveInspection().chain.isEmpty, "no chain is kept when off")
 
-            Diagnostics.cycleChecking = .trap
-            precondition(Diagnostics.cycleChecking == .trap)
+            Diagnostics.checksCycles = true
+            precondition(Diagnostics.checksCycles)
             precondition(Showroom().resolveInspection().chain.count == 2, "the chain is kept when on")
 
             // A trace keeps the chain even with checking off, and leaves the setting alone.
-            Diagnostics.cycleChecking = .off
+            Diagnostics.checksCycles = false
             let (inspection, _) = Diagnostics.trace { Showroom().resolveInspection() }
             precondition(inspection.chain.count == 2, "a trace keeps the chain")
-            precondition(Diagnostics.cycleChecking == .off, "tracing does not switch checking on")
+            precondition(!Diagnostics.checksCycles, "tracing does not switch checking on")
 
             // A trace live in another task does not make this untraced task keep a chain.
             let (started, tracing) = AsyncStream<Void>.makeStream()

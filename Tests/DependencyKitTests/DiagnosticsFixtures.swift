@@ -28,7 +28,7 @@ final class Kitchen: DependencyContainer, @unchecked Sendable {
 /// Makes sure cycle checking is on, whatever the build's default; setting it is idempotent, so
 /// tests running in parallel may all call this.
 func requireCycleChecking() {
-    Diagnostics.cycleChecking = .trap
+    Diagnostics.checksCycles = true
 }
 
 /// The standard error of an exit test, as text.
@@ -76,7 +76,7 @@ struct WrappingPlugin: Plugin {
 }
 
 enum PluginError: Error, Equatable {
-    case cycle(DependencyCycleError)
+    case cycle(Diagnostics.CycleError)
     case missing(String)
 }
 
@@ -145,7 +145,7 @@ enum EchoInjector: DependencyInjecting {
 }
 
 /// Lets a throwing resolution throw the cycle as it is.
-func asAnyError(_ cycle: DependencyCycleError) -> any Error { cycle }
+func asAnyError(_ cycle: Diagnostics.CycleError) -> any Error { cycle }
 
 /// Each resolve asks for the other from a child task, through the injector — so only the
 /// scoped container loops, and only if the resolution chain follows the child tasks.

@@ -117,9 +117,9 @@ struct DiagnosticsTracingTests {
         let (inspection, _) = Diagnostics.trace { Showroom().resolveInspection() }
         #expect(
             inspection.chain == [
-                ResolutionStep(
+                Diagnostics.Step(
                     name: "resolveInspection()", requestedType: "Inspection", lifetime: .fresh, container: "Showroom"),
-                ResolutionStep(
+                Diagnostics.Step(
                     name: "resolveInspector()", requestedType: "Inspector", lifetime: .fresh, container: "Showroom"),
             ]
         )
@@ -137,10 +137,10 @@ struct Fleet: Sendable {
 }
 private struct FlatTyre: Error {}
 struct Inspector: Sendable {
-    let chain: [ResolutionStep]
+    let chain: [Diagnostics.Step]
 }
 struct Inspection: Sendable {
-    let chain: [ResolutionStep]
+    let chain: [Diagnostics.Step]
 }
 
 /// Resolves existentials, asynchronously too, and reports what it sees.

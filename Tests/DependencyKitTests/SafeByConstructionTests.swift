@@ -132,7 +132,7 @@ final class SectionPage: FactoryModule, Sendable {
 @Suite struct CycleNamingTests {
     @Test func aCycleIsNamedEvenWithCycleCheckingOff() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .off
+            Diagnostics.checksCycles = false
             _ = MutualContainer().resolveLeft()
         }
         let output = standardError(of: result)
@@ -158,7 +158,7 @@ final class SectionPage: FactoryModule, Sendable {
     }
 
     @Test func aRegistryCycleIsThrownNotTrapped() {
-        #expect(Diagnostics.cycleChecking == .trap)
+        #expect(Diagnostics.checksCycles)
         do {
             _ = try loopingPluginRegistry().resolve((any Plugin).self, tag: "a")
             Issue.record("expected a cycle")

@@ -17,7 +17,7 @@ class VisibleDependency: CoreDependency, @unchecked Sendable {
 enum DiagnosticsLaunch {
     static func checkCyclesInThisBuild() {
         // snippet: diagnostics-policy
-        Diagnostics.cycleChecking = .trap
+        Diagnostics.checksCycles = true
         // end-snippet
     }
 }
@@ -48,7 +48,7 @@ final class BrokenDependency: DependencyContainer, @unchecked Sendable {
     // snippet: diagnostics-exit-test
     @Test func brokenGraphNamesItsCycle() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Diagnostics.cycleChecking = .trap
+            Diagnostics.checksCycles = true
             _ = BrokenDependency().resolveWorker()
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

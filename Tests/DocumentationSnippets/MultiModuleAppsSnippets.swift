@@ -54,7 +54,7 @@ extension HasAppDependencies {
 enum MultiModuleLaunch {
     // snippet: multi-module-launch
     static func applicationDidFinishLaunching() {
-        DependencyInjector.storage.setDefault { AppDependency() }
+        DependencyInjector.setDefault { AppDependency() }
     }
     // end-snippet
 }

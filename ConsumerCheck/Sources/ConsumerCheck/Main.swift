@@ -12,7 +12,7 @@ import DependencyKit
 enum Main {
     static func main() async {
         // snippet: concurrency-launch
-        DependencyInjector.storage.setDefault { AppDependency() }
+        DependencyInjector.setDefault { AppDependency() }
         // end-snippet
         var failures: [String] = []
         func check(_ condition: Bool, _ what: String) {

@@ -21,7 +21,7 @@
 /// //   resolveA() -> A [fresh, Broken]
 /// ```
 ///
-/// See ``cycleChecking`` for the policy.
+/// See ``checksCycles`` for the policy.
 ///
 /// ## Tracing
 ///
@@ -35,18 +35,24 @@
 public enum Diagnostics {
     /// Whether resolutions are checked for cycles, process-wide.
     ///
-    /// The default is ``CycleChecking/trap`` in debug builds of DependencyKit and
-    /// ``CycleChecking/off`` in release builds (see ``defaultCycleChecking``): a debug build
+    /// When on, every resolution is pushed on the current task's resolution chain, and one that
+    /// would close a cycle stops the process with a message naming the chain (a throwing
+    /// resolution throws ``CycleError`` instead). When off, resolution costs one relaxed load more
+    /// than undiagnosed code, and a cycle is named only once it nests 512 resolutions deep on one
+    /// thread.
+    ///
+    /// The default is `true` in debug builds of DependencyKit and
+    /// `false` in release builds (see ``checksCyclesByDefault``): a debug build
     /// reports a cycle the first time it is reached, with the whole chain, while a release build
     /// pays nothing for a check that a tested graph does not need. Set it at launch, from any
     /// thread, to override the default — for example on in a release build under test:
     ///
     /// ```swift
-    /// Diagnostics.cycleChecking = .trap
+    /// Diagnostics.checksCycles = true
     /// ```
     ///
     /// A resolution is the same as one in progress when its name, produced type and container
-    /// are the same. Resolutions that return a value stop the process with ``DependencyCycleError``'s
+    /// are the same. Resolutions that return a value stop the process with ``Diagnostics/CycleError``'s
     /// message, because they have nothing else to return; throwing resolutions (the tagged
     /// registry) throw the error. An override that decorates the implementation it overrides
     /// (`super.resolveX()` inside `fresh {}` in `resolveX()`) nests the same resolution
@@ -54,22 +60,20 @@ public enum Diagnostics {
     ///
     /// The chain follows tasks, not threads: a resolve that starts child tasks which resolve
     /// it again is caught; two tasks resolving the same thing at the same time are not a cycle.
-    public static var cycleChecking: CycleChecking {
-        get { DiagnosticsWord.checksCycles(DiagnosticsWord.load()) ? .trap : .off }
-        set { DiagnosticsWord.setChecksCycles(newValue == .trap) }
+    public static var checksCycles: Bool {
+        get { DiagnosticsWord.checksCycles(DiagnosticsWord.load()) }
+        set { DiagnosticsWord.setChecksCycles(newValue) }
     }
 
-    /// The cycle checking this build of DependencyKit starts with: ``CycleChecking/trap`` in a
-    /// debug build, ``CycleChecking/off`` in a release build.
-    public static var defaultCycleChecking: CycleChecking {
-        DiagnosticsWord.checksCyclesByDefault ? .trap : .off
-    }
+    /// Whether this build of DependencyKit checks cycles unless told otherwise: `true` in a debug
+    /// build, `false` in a release build.
+    public static var checksCyclesByDefault: Bool { DiagnosticsWord.checksCyclesByDefault }
 
     /// The resolutions in progress in the current task, outermost first.
     ///
     /// Useful in a log line or a breakpoint inside a resolve. Empty when cycle checking is off
     /// and nothing is traced, because the chain is then not kept.
-    public static var resolutionChain: [ResolutionStep] {
+    public static var resolutionChain: [Diagnostics.Step] {
         ResolutionFrame.current?.liveChain ?? []
     }
 
@@ -124,116 +128,105 @@ public enum Diagnostics {
     }
 }
 
-/// Whether resolutions are checked for dependency cycles.
-///
-/// See ``Diagnostics/cycleChecking`` for the policy and its cost.
-public enum CycleChecking: Sendable, Hashable, CaseIterable {
-    /// No checks: a cycle recurses until the stack overflows. Resolution costs one relaxed load
-    /// more than undiagnosed code. The default in release builds.
-    case off
-    /// Every resolution is pushed on the current task's resolution chain; one that would close a
-    /// cycle stops the process with a message naming the chain (a throwing resolution throws
-    /// ``DependencyCycleError`` instead). The default in debug builds.
-    case trap
-}
+extension Diagnostics {
+    /// A resolution that requires itself, with the whole chain that leads back to it.
+    ///
+    /// When cycle checking is on (see ``Diagnostics/checksCycles``), the resolution that would
+    /// close a cycle does not run. Resolutions that return a value stop the process with this
+    /// error's ``description``; resolutions that already throw, such as the tagged registry's,
+    /// throw it.
+    ///
+    /// ```text
+    /// Dependency cycle: AuthenticationWorker → AuthenticationNetworkService → AuthenticationWorker
+    ///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
+    ///   resolveAuthenticationService() -> AuthenticationNetworkService [fresh, AppDependency]
+    ///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
+    /// ```
+    public struct CycleError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The resolutions in the cycle, outermost first; the last one is the first one again.
+        public let chain: [Step]
 
-/// A resolution that requires itself, with the whole chain that leads back to it.
-///
-/// When cycle checking is on (see ``Diagnostics/cycleChecking``), the resolution that would
-/// close a cycle does not run. Resolutions that return a value stop the process with this
-/// error's ``description``; resolutions that already throw, such as the tagged registry's,
-/// throw it.
-///
-/// ```text
-/// Dependency cycle: AuthenticationWorker → AuthenticationNetworkService → AuthenticationWorker
-///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
-///   resolveAuthenticationService() -> AuthenticationNetworkService [fresh, AppDependency]
-///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
-/// ```
-public struct DependencyCycleError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The resolutions in the cycle, outermost first; the last one is the first one again.
-    public let chain: [ResolutionStep]
+        /// Creates the error for a chain whose last step repeats its first.
+        /// - Parameter chain: The resolutions in the cycle, outermost first.
+        package init(chain: [Step]) {
+            self.chain = chain
+        }
 
-    /// Creates the error for a chain whose last step repeats its first.
-    /// - Parameter chain: The resolutions in the cycle, outermost first.
-    public init(chain: [ResolutionStep]) {
-        self.chain = chain
+        /// The chain on one line: the types its resolutions produce, joined by arrows — or their
+        /// names, when two resolutions in the cycle produce the same type (tagged registrations).
+        public var summary: String {
+            let types = chain.map(\.requestedType)
+            let distinct = Set(types.dropLast()).count == types.count - 1
+            return (distinct ? types : chain.map(\.name)).joined(separator: " → ")
+        }
+
+        /// The chain as a summary line followed by one line per resolution.
+        public var description: String {
+            (["Dependency cycle: \(summary)"] + chain.map { "  \($0)" }).joined(separator: "\n")
+        }
+
+        /// What the process prints when a cycle stops it.
+        var trapMessage: String {
+            description + "\n"
+                + "A resolution required itself before returning. Break the cycle, for example by resolving\n"
+                + "one side lazily (a closure or a Factory) instead of in an initializer.\n"
+                + "Diagnostics.checksCycles turns this check on or off."
+        }
     }
 
-    /// The chain on one line: the types its resolutions produce, joined by arrows — or their
-    /// names, when two resolutions in the cycle produce the same type (tagged registrations).
-    public var summary: String {
-        let types = chain.map(\.requestedType)
-        let distinct = Set(types.dropLast()).count == types.count - 1
-        return (distinct ? types : chain.map(\.name)).joined(separator: " → ")
-    }
+    /// One resolution in a chain: what was asked for, how, and from which container.
+    ///
+    /// Steps name types and resolve methods only, never the values involved, so they are safe
+    /// to log.
+    public struct Step: Sendable, Hashable, CustomStringConvertible {
+        /// The resolve's name, usually the resolve method's `#function` (`resolveUsersWorker()`).
+        public let name: String
+        /// The type the resolution was asked for: the result type of the closure given to `fresh {}`
+        /// or `shared {}` (usually the concrete type), the requested type for the tagged registry
+        /// (usually a protocol, written without `any`).
+        public let requestedType: String
+        /// How the value is produced.
+        public let lifetime: Lifetime
+        /// The class of the container that served the resolve, if it came from a container.
+        public let container: String?
+        /// The class whose code built the value, when the resolve ran code a container class
+        /// inherited: `CoreDependency` for a resolve that `AppDependency` serves without overriding.
+        /// `nil` when the container's own class implements it, or when it is not known.
+        public let implementer: String?
 
-    /// The chain as a summary line followed by one line per resolution.
-    public var description: String {
-        (["Dependency cycle: \(summary)"] + chain.map { "  \($0)" }).joined(separator: "\n")
-    }
+        /// Creates a step.
+        /// - Parameters:
+        ///   - name: The resolve's name.
+        ///   - requestedType: The type the resolve returns.
+        ///   - lifetime: How the value is produced.
+        ///   - container: The class of the container serving it.
+        ///   - implementer: The class whose code built the value; `nil`, or the same as `container`,
+        ///     when the container's own class implements the resolve.
+        package init(
+            name: String,
+            requestedType: String,
+            lifetime: Lifetime,
+            container: String?,
+            implementer: String? = nil
+        ) {
+            self.name = name
+            self.requestedType = requestedType
+            self.lifetime = lifetime
+            self.container = container
+            self.implementer = implementer == container ? nil : implementer
+        }
 
-    /// What the process prints when a cycle stops it.
-    var trapMessage: String {
-        description + "\n"
-            + "A resolution required itself before returning. Break the cycle, for example by resolving\n"
-            + "one side lazily (a closure or a Factory) instead of in an initializer.\n"
-            + "Diagnostics.cycleChecking turns this check on or off."
-    }
-}
+        /// The step on one line: `resolveClock() -> SystemClock [fresh, CoreGreetingDependency]`, or
+        /// `[fresh, EveningDependency, inherited from CoreGreetingDependency]` when the container
+        /// runs code it inherited.
+        public var description: String { "\(name) -> \(requestedType) [\(details)]" }
 
-/// One resolution in a chain: what was asked for, how, and from which container.
-///
-/// Steps name types and resolve methods only, never the values involved, so they are safe
-/// to log.
-public struct ResolutionStep: Sendable, Hashable, CustomStringConvertible {
-    /// The resolve's name, usually the resolve method's `#function` (`resolveUsersWorker()`).
-    public let name: String
-    /// The type the resolution was asked for: the result type of the closure given to `fresh {}`
-    /// or `shared {}` (usually the concrete type), the requested type for the tagged registry
-    /// (usually a protocol, written without `any`).
-    public let requestedType: String
-    /// How the value is produced.
-    public let lifetime: ResolutionLifetime
-    /// The class of the container that served the resolve, if it came from a container.
-    public let container: String?
-    /// The class whose code built the value, when the resolve ran code a container class
-    /// inherited: `CoreDependency` for a resolve that `AppDependency` serves without overriding.
-    /// `nil` when the container's own class implements it, or when it is not known.
-    public let implementer: String?
-
-    /// Creates a step.
-    /// - Parameters:
-    ///   - name: The resolve's name.
-    ///   - requestedType: The type the resolve returns.
-    ///   - lifetime: How the value is produced.
-    ///   - container: The class of the container serving it.
-    ///   - implementer: The class whose code built the value; `nil`, or the same as `container`,
-    ///     when the container's own class implements the resolve.
-    public init(
-        name: String,
-        requestedType: String,
-        lifetime: ResolutionLifetime,
-        container: String?,
-        implementer: String? = nil
-    ) {
-        self.name = name
-        self.requestedType = requestedType
-        self.lifetime = lifetime
-        self.container = container
-        self.implementer = implementer == container ? nil : implementer
-    }
-
-    /// The step on one line: `resolveClock() -> SystemClock [fresh, CoreGreetingDependency]`, or
-    /// `[fresh, EveningDependency, inherited from CoreGreetingDependency]` when the container
-    /// runs code it inherited.
-    public var description: String { "\(name) -> \(requestedType) [\(details)]" }
-
-    /// How and where: `fresh, EveningDependency, inherited from CoreGreetingDependency`.
-    var details: String {
-        var parts = [lifetime.rawValue]
-        if let container { parts.append(container) }
-        if let implementer, implementer != container { parts.append("inherited from \(implementer)") }
-        return parts.joined(separator: ", ")
+        /// How and where: `fresh, EveningDependency, inherited from CoreGreetingDependency`.
+        var details: String {
+            var parts = [lifetime.rawValue]
+            if let container { parts.append(container) }
+            if let implementer, implementer != container { parts.append("inherited from \(implementer)") }
+            return parts.joined(separator: ", ")
+        }
     }
 }

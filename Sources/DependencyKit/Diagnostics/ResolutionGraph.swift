@@ -19,7 +19,7 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
         /// threw, or was still running when the trace ended.
         public let resolvedType: String?
         /// How the value was produced.
-        public let lifetime: ResolutionLifetime
+        public let lifetime: Diagnostics.Lifetime
         /// The class of the container that served it, if any.
         public let container: String?
         /// The class whose code built the value, when the container ran code it inherited
@@ -33,8 +33,8 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
         let childIDs: [Int]
 
         /// The resolution as a step of a chain.
-        var step: ResolutionStep {
-            ResolutionStep(
+        var step: Diagnostics.Step {
+            Diagnostics.Step(
                 name: name, requestedType: requestedType, lifetime: lifetime, container: container,
                 implementer: implementer)
         }

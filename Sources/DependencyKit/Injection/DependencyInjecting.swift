@@ -36,6 +36,21 @@ extension DependencyInjecting {
     public static func reset() {
         storage.reset()
     }
+
+    /// Changes how this injector makes its default container, and installs one made that way.
+    ///
+    /// A library declares its injector with its own default container; an app that subclasses
+    /// that container makes its subclass the default at launch, so that ``reset()`` (and every
+    /// test that resets) comes back to the app's container rather than the library's:
+    ///
+    /// ```swift
+    /// GreetingInjector.setDefault { EveningDependency() }
+    /// ```
+    /// - Parameter makeDefault: Makes the container served after this call and after each
+    ///   ``reset()``.
+    public static func setDefault(_ makeDefault: @escaping @Sendable () -> Container) {
+        storage.setDefault(makeDefault)
+    }
 }
 
 extension DependencyInjecting {
@@ -84,7 +99,7 @@ extension DependencyInjecting {
 ///
 /// ## The hot path
 ///
-/// Reading ``current`` takes no lock. It makes one relaxed atomic load of the number of live
+/// Reading ``DependencyInjecting/dependencies`` takes no lock. It makes one relaxed atomic load of the number of live
 /// scopes for this storage — when no scope is live, it skips the task-local lookup entirely —
 /// and one acquire load of the installed container. While a scope is live, a read inside a
 /// synchronous scope finds it through a per-thread slot, and any other read through the
@@ -168,7 +183,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
 
     /// Creates a storage whose default container is made by `makeDefault`.
     ///
-    /// The factory runs lazily, on the first read, and again after each ``reset()``.
+    /// The factory runs lazily, on the first read, and again after each ``DependencyInjecting/reset()``.
     /// - Parameter makeDefault: Makes the container served when nothing else is installed.
     public init(default makeDefault: @escaping @Sendable () -> Container) {
         state = Locked(State(makeDefault: makeDefault))
@@ -178,7 +193,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     ///
     /// The innermost live scope for this storage wins; without one, the global container.
     @inlinable
-    public var current: Container {
+    package var current: Container {
         @inline(__always) get {
             if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainerInlined() {
                 return scoped
@@ -189,7 +204,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
 
     /// The global container, ignoring any scope.
     @inlinable
-    public var global: Container {
+    package var global: Container {
         @inline(__always) get {
             let raw = installedBox.loadAcquire()
             if _fastPath(raw != 0) {
@@ -208,7 +223,8 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     /// Readers on other threads see either the previous container or this one, never a torn
     /// value. Scopes that are live keep their own container.
     /// - Parameter container: The container to serve from now on.
-    public func install(_ container: Container) {
+    @usableFromInline
+    package func install(_ container: Container) {
         let liveTestScopes = testScopes.loadRelaxed()
         if _slowPath(liveTestScopes != 0) {
             TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes)
@@ -248,19 +264,19 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     }
 
     /// Installs a fresh default container, discarding whatever was installed.
-    public func reset() {
+    package func reset() {
         let makeDefault = state.withLock { $0.makeDefault }
         install(makeDefault())
     }
 
     /// Changes the factory of the default container and installs a container made by it.
     /// - Parameter makeDefault: Makes the container served after this call and after each reset.
-    public func setDefault(_ makeDefault: @escaping @Sendable () -> Container) {
+    package func setDefault(_ makeDefault: @escaping @Sendable () -> Container) {
         state.withLock { $0.makeDefault = makeDefault }
         install(makeDefault())
     }
 
-    /// The cold path of ``global``: the first read installs the default container.
+    /// The cold path of `global`: the first read installs the default container.
     @usableFromInline
     func installDefault() -> Container {
         // The factory runs outside the lock (it is user code); if two threads race here, the

@@ -11,7 +11,7 @@ public import DependencyKitAtomics
 /// called directly. Otherwise the resolution is pushed on the current task's resolution chain (a
 /// task-local, so child tasks see their parent's chain and concurrent tasks never mix).
 ///
-/// A cycle found here throws `cycleError(_:)` of the ``DependencyCycleError`` when the resolution
+/// A cycle found here throws `cycleError(_:)` of the ``Diagnostics/CycleError`` when the resolution
 /// can throw one (the tagged registry); without `cycleError` it stops the process with a message
 /// naming the whole chain, because `body` has no error to return it as. A resolution whose
 /// lifetime carries a payload (a `Factory`'s `create`, a `Configurator`'s `configure`) is traced
@@ -41,10 +41,10 @@ public import DependencyKitAtomics
 package func withResolution<T, Failure: Error>(
     _ name: @autoclosure () -> String,
     of type: T.Type,
-    lifetime: ResolutionLifetime,
+    lifetime: Diagnostics.Lifetime,
     container: AnyObject? = nil,
     implementer: (any AnyObject.Type)? = nil,
-    cycleError: ((DependencyCycleError) -> Failure)? = nil,
+    cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     // Resolutions that throw their cycles, or carry payloads, are not counted: only the builders of
@@ -72,11 +72,11 @@ package func withResolution<T, Failure: Error>(
 package func withResolution<T, Failure: Error>(
     _ name: @autoclosure () -> String,
     of type: T.Type,
-    lifetime: ResolutionLifetime,
+    lifetime: Diagnostics.Lifetime,
     container: AnyObject? = nil,
     implementer: (any AnyObject.Type)? = nil,
     isolation: isolated (any Actor)? = #isolation,
-    cycleError: ((DependencyCycleError) -> Failure)? = nil,
+    cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
     if _slowPath(DiagnosticsWord.isActive) {
@@ -98,11 +98,11 @@ package func withResolution<T, Failure: Error>(
 func diagnosedResolution<T, Failure: Error>(
     _ name: String,
     of type: T.Type,
-    lifetime: ResolutionLifetime,
+    lifetime: Diagnostics.Lifetime,
     container: AnyObject?,
     implementer: (any AnyObject.Type)?,
     depth: Int,
-    cycleError: ((DependencyCycleError) -> Failure)?,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     if depth > RunawayResolution.depthLimit {
@@ -120,11 +120,11 @@ func diagnosedResolution<T, Failure: Error>(
 func diagnosedResolution<T, Failure: Error>(
     _ name: String,
     of type: T.Type,
-    lifetime: ResolutionLifetime,
+    lifetime: Diagnostics.Lifetime,
     container: AnyObject?,
     implementer: (any AnyObject.Type)?,
     isolation: isolated (any Actor)?,
-    cycleError: ((DependencyCycleError) -> Failure)?,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
     let frame = try ResolutionFrame.enter(
@@ -228,7 +228,7 @@ enum RunawayResolution {
             let name: String
             let typeID: ObjectIdentifier
             let containerID: ObjectIdentifier?
-            let step: ResolutionStep
+            let step: Diagnostics.Step
         }
 
         var entries: [Entry] = []
@@ -239,7 +239,7 @@ enum RunawayResolution {
     static func record(
         _ name: String,
         of type: any Any.Type,
-        lifetime: ResolutionLifetime,
+        lifetime: Diagnostics.Lifetime,
         container: AnyObject?,
         implementer: (any AnyObject.Type)?
     ) {
@@ -257,7 +257,7 @@ enum RunawayResolution {
         }
         let typeID = ObjectIdentifier(type)
         let containerID = container.map(ObjectIdentifier.init)
-        let step = ResolutionStep(
+        let step = Diagnostics.Step(
             name: name,
             requestedType: String(describing: type),
             lifetime: lifetime,
@@ -267,7 +267,7 @@ enum RunawayResolution {
         if let start = record.entries.lastIndex(where: {
             $0.name == name && $0.typeID == typeID && $0.containerID == containerID
         }) {
-            let cycle = DependencyCycleError(chain: record.entries[start...].map(\.step) + [step])
+            let cycle = Diagnostics.CycleError(chain: record.entries[start...].map(\.step) + [step])
             fatalError(cycle.trapMessage + runawayNote)
         }
         record.entries.append(

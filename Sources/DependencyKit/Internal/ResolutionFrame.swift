@@ -17,7 +17,7 @@ final class ResolutionFrame: Sendable {
 
     let name: String
     let requestedType: any Any.Type
-    let lifetime: ResolutionLifetime
+    let lifetime: Diagnostics.Lifetime
     let containerID: ObjectIdentifier?
     let containerType: (any AnyObject.Type)?
     /// The class whose code performs the resolution, when it differs from nothing known.
@@ -35,7 +35,7 @@ final class ResolutionFrame: Sendable {
     private init(
         name: String,
         requestedType: any Any.Type,
-        lifetime: ResolutionLifetime,
+        lifetime: Diagnostics.Lifetime,
         container: AnyObject?,
         implementer: (any AnyObject.Type)?,
         parent: ResolutionFrame?,
@@ -59,8 +59,8 @@ final class ResolutionFrame: Sendable {
     var isFinished: Bool { finished.loadAcquire() != 0 }
 
     /// What this frame resolves, for messages and graphs.
-    var step: ResolutionStep {
-        ResolutionStep(
+    var step: Diagnostics.Step {
+        Diagnostics.Step(
             name: name,
             requestedType: String(describing: requestedType),
             lifetime: lifetime,
@@ -88,15 +88,15 @@ final class ResolutionFrame: Sendable {
     /// not traced (another task's trace switched the gate on), so untraced work pays no more
     /// than a task-local read while a trace runs elsewhere.
     ///
-    /// - Throws: ``DependencyCycleError`` when cycle checking is on and the same resolution —
+    /// - Throws: ``Diagnostics/CycleError`` when cycle checking is on and the same resolution —
     ///   same name, requested type and container — is already in progress further up the chain.
     private static func make(
         _ name: String,
         of type: any Any.Type,
-        lifetime: ResolutionLifetime,
+        lifetime: Diagnostics.Lifetime,
         container: AnyObject?,
         implementer: (any AnyObject.Type)?
-    ) throws(DependencyCycleError) -> ResolutionFrame? {
+    ) throws(Diagnostics.CycleError) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
         let checksCycles = DiagnosticsWord.checksCycles(word)
         let session = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
@@ -137,7 +137,7 @@ final class ResolutionFrame: Sendable {
         )
         if checksCycles && !carriesPayload {
             if reentry >= decorationLimit {
-                throw DependencyCycleError(chain: [liveParent!.step, frame.step])
+                throw Diagnostics.CycleError(chain: [liveParent!.step, frame.step])
             }
             if reentry == 0, let cycle = frame.cycle(from: liveParent, typeID: typeID, containerID: containerID) {
                 throw cycle
@@ -154,10 +154,10 @@ final class ResolutionFrame: Sendable {
     static func enter<Failure: Error>(
         _ name: String,
         of type: any Any.Type,
-        lifetime: ResolutionLifetime,
+        lifetime: Diagnostics.Lifetime,
         container: AnyObject?,
         implementer: (any AnyObject.Type)?,
-        cycleError: ((DependencyCycleError) -> Failure)?
+        cycleError: ((Diagnostics.CycleError) -> Failure)?
     ) throws(Failure) -> ResolutionFrame? {
         let frame: ResolutionFrame?
         do {
@@ -184,7 +184,7 @@ final class ResolutionFrame: Sendable {
         from start: ResolutionFrame?,
         typeID: ObjectIdentifier,
         containerID: ObjectIdentifier?
-    ) -> DependencyCycleError? {
+    ) -> Diagnostics.CycleError? {
         var path: [ResolutionFrame] = []
         var candidate = ResolutionFrame.live(start)
         while let frame = candidate {
@@ -197,7 +197,7 @@ final class ResolutionFrame: Sendable {
                     path.append(above)
                 }
                 let steps = path.reversed().filter { $0.reentry == 0 }.map(\.step) + [step]
-                return DependencyCycleError(chain: steps)
+                return Diagnostics.CycleError(chain: steps)
             }
             candidate = ResolutionFrame.live(frame.parent)
         }
@@ -205,8 +205,8 @@ final class ResolutionFrame: Sendable {
     }
 
     /// The chain of resolutions in progress, outermost first.
-    var liveChain: [ResolutionStep] {
-        var steps: [ResolutionStep] = []
+    var liveChain: [Diagnostics.Step] {
+        var steps: [Diagnostics.Step] = []
         var candidate = ResolutionFrame.live(self)
         while let frame = candidate {
             if frame.reentry == 0 { steps.append(frame.step) }
@@ -254,7 +254,7 @@ final class TraceSession: Sendable {
         var name: String
         var requestedType: any Any.Type
         var resolvedType: (any Any.Type)?
-        var lifetime: ResolutionLifetime
+        var lifetime: Diagnostics.Lifetime
         var containerType: (any AnyObject.Type)?
         var implementerType: (any AnyObject.Type)?
         var children: [Int] = []
@@ -272,7 +272,7 @@ final class TraceSession: Sendable {
     func begin(
         name: String,
         requestedType: any Any.Type,
-        lifetime: ResolutionLifetime,
+        lifetime: Diagnostics.Lifetime,
         containerType: (any AnyObject.Type)?,
         implementerType: (any AnyObject.Type)? = nil,
         parent: Int?

@@ -67,10 +67,10 @@ package enum TestGuard {
     static func inspect(
         _ name: String,
         of type: any Any.Type,
-        lifetime: ResolutionLifetime,
+        lifetime: Diagnostics.Lifetime,
         container: AnyObject?,
         implementer: (any AnyObject.Type)?,
-        chain: [ResolutionStep]
+        chain: [Diagnostics.Step]
     ) {
         let context = TestContext.current
         if let context {

@@ -10,9 +10,9 @@ public enum RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The resolution requires itself: a registered factory resolved, directly or through other
     /// registrations, what it is registered for. Thrown when cycle checking is on (see
-    /// ``Diagnostics/cycleChecking``), so a test can catch it.
+    /// ``Diagnostics/checksCycles``), so a test can catch it.
     /// - Parameter cycle: The chain of resolutions, outermost first.
-    case cycle(DependencyCycleError)
+    case cycle(Diagnostics.CycleError)
 
     /// The registered factory for `type` threw an error of its own.
     /// - Parameters:
