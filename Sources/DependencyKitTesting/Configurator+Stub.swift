@@ -4,8 +4,8 @@ extension Configurator {
     /// A configurator that runs `configure` instead of the module's own `configure`.
     ///
     /// ```swift
-    /// let configurator = UserCell.Configurator.stub { cell, payload in
-    ///     cell.title = payload.user.name
+    /// let configurator = GreetingCell.Configurator.stub { cell, payload in
+    ///     cell.title = payload.name
     /// }
     /// ```
     /// - Parameters:
@@ -25,8 +25,8 @@ extension Configurator {
     /// is.
     ///
     /// ```swift
-    /// let recorder = PayloadRecorder<UserCell.Payload>()
-    /// let model = UsersListModel(cellConfigurator: .stub(recordingInto: recorder))
+    /// let recorder = PayloadRecorder<GreetingCell.Payload>()
+    /// let model = GreetingListModel(cellConfigurator: .stub(recordingInto: recorder))
     /// model.configure(cell, at: 0)
     /// #expect(recorder.count == 1)
     /// ```

@@ -7,8 +7,8 @@ extension Factory {
     /// what every creation returns:
     ///
     /// ```swift
-    /// let factory = DetailViewModel.Factory.stub { payload in
-    ///     DetailViewModel(dependency: .init(usersWorker: UsersWorkerDouble()), payload: payload)
+    /// let factory = GreetingCard.Factory.stub { name in
+    ///     GreetingCard(dependency: .init(greeter: FixedGreeter("Hello")), payload: name)
     /// }
     /// ```
     /// - Parameters:
@@ -27,10 +27,10 @@ extension Factory {
     /// A factory whose every creation returns `module`.
     ///
     /// ```swift
-    /// let detail = DetailViewModelDouble()
-    /// let list = UsersListModel(detailFactory: .stub(returning: detail))
+    /// let card = GreetingCardDouble()
+    /// let list = GreetingListModel(cardFactory: .stub(returning: card))
     /// list.select(row: 0)
-    /// #expect(list.presented === detail)
+    /// #expect(list.presented === card)
     /// ```
     /// - Parameters:
     ///   - module: The instance to return.
@@ -47,8 +47,8 @@ extension Factory {
     /// A factory that records each payload in `recorder`, then creates the module with `create`.
     ///
     /// ```swift
-    /// let recorder = PayloadRecorder<DetailViewModel.Payload>()
-    /// let factory = DetailViewModel.Factory.stub(recordingInto: recorder) { _ in detailDouble }
+    /// let recorder = PayloadRecorder<GreetingCard.Payload>()
+    /// let factory = GreetingCard.Factory.stub(recordingInto: recorder) { _ in cardDouble }
     /// ```
     /// - Parameters:
     ///   - recorder: Receives every payload.

@@ -3,12 +3,12 @@ internal import DependencyKit
 /// Records the payloads a stub factory or configurator received, from any thread.
 ///
 /// ```swift
-/// let recorder = PayloadRecorder<UserCell.Payload>()
-/// let configurator = UserCell.Configurator.stub(recordingInto: recorder)
-/// let model = UsersListModel(cellConfigurator: configurator)
+/// let recorder = PayloadRecorder<GreetingCell.Payload>()
+/// let configurator = GreetingCell.Configurator.stub(recordingInto: recorder)
+/// let model = GreetingListModel(cellConfigurator: configurator)
 ///
 /// model.configure(cell, at: 0)
-/// #expect(recorder.payloads.map(\.user.id) == [1])
+/// #expect(recorder.payloads.map(\.name) == ["Ada"])
 /// ```
 public final class PayloadRecorder<Payload: Sendable>: Sendable {
     private let recorded = Locked<[Payload]>([])

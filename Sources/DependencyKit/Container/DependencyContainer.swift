@@ -182,7 +182,7 @@ extension DependencyResolving {
 /// work with any container declared this way:
 ///
 /// ```swift
-/// public protocol Dependency: InjectableContainer where Injector == DependencyInjector {
+/// protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
 ///     func resolveClock() -> any Clock
 /// }
 /// ```

@@ -26,11 +26,10 @@
 /// ## Tracing
 ///
 /// ```swift
-/// let (worker, graph) = Diagnostics.trace { DependencyInjector.dependencies.resolveUsersWorker() }
+/// let (greeter, graph) = Diagnostics.trace { GreetingInjector.dependencies.resolveGreeter() }
 /// print(graph.renderText())
-/// // resolveUsersWorker() → UsersWorker [fresh, CoreDependency]
-/// // ├─ resolveUsersStore() → UsersNetworkStore [fresh, CoreDependency]
-/// // …
+/// // resolveGreeter() → TimeOfDayGreeter as Greeter [fresh, CoreGreetingDependency]
+/// // └─ resolveClock() → SystemClock as Clock [live, CoreGreetingDependency]
 /// ```
 public enum Diagnostics {
     /// Whether resolutions are checked for cycles, process-wide.
@@ -83,7 +82,7 @@ public enum Diagnostics {
     /// another task records its own resolutions. Traces nest: the innermost records.
     ///
     /// ```swift
-    /// let (worker, graph) = Diagnostics.trace { DependencyInjector.dependencies.resolveUsersWorker() }
+    /// let (greeter, graph) = Diagnostics.trace { GreetingInjector.dependencies.resolveGreeter() }
     /// try graph.renderDOT().write(to: url, atomically: true, encoding: .utf8)
     /// ```
     /// - Parameter body: The code to trace.
@@ -137,10 +136,10 @@ extension Diagnostics {
     /// throw it.
     ///
     /// ```text
-    /// Dependency cycle: AuthenticationWorker → AuthenticationNetworkService → AuthenticationWorker
-    ///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
-    ///   resolveAuthenticationService() -> AuthenticationNetworkService [fresh, AppDependency]
-    ///   resolveAuthenticationWorker() -> AuthenticationWorker [fresh, AppDependency]
+    /// Dependency cycle: TimeOfDayGreeter → NetworkClock → TimeOfDayGreeter
+    ///   resolveGreeter() -> TimeOfDayGreeter [fresh, CoreGreetingDependency]
+    ///   resolveClock() -> NetworkClock [fresh, CoreGreetingDependency]
+    ///   resolveGreeter() -> TimeOfDayGreeter [fresh, CoreGreetingDependency]
     /// ```
     public struct CycleError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The resolutions in the cycle, outermost first; the last one is the first one again.
@@ -179,7 +178,7 @@ extension Diagnostics {
     /// Steps name types and resolve methods only, never the values involved, so they are safe
     /// to log.
     public struct Step: Sendable, Hashable, CustomStringConvertible {
-        /// The resolve's name, usually the resolve method's `#function` (`resolveUsersWorker()`).
+        /// The resolve's name, usually the resolve method's `#function` (`resolveGreeter()`).
         public let name: String
         /// The type the resolution was asked for: the result type of the closure given to `fresh {}`
         /// or `shared {}` (usually the concrete type), the requested type for the tagged registry
@@ -190,7 +189,8 @@ extension Diagnostics {
         /// The class of the container that served the resolve, if it came from a container.
         public let container: String?
         /// The class whose code built the value, when the resolve ran code a container class
-        /// inherited: `CoreDependency` for a resolve that `AppDependency` serves without overriding.
+        /// inherited: `CoreGreetingDependency` for a resolve that `EveningDependency` serves without
+        /// overriding.
         /// `nil` when the container's own class implements it, or when it is not known.
         public let implementer: String?
 

@@ -6,12 +6,12 @@ internal import DependencyKitAtomics
 /// extension:
 ///
 /// ```swift
-/// public enum DependencyInjector: DependencyInjecting {
-///     public static let storage = ContainerStorage<any Dependency> { CoreDependency() }
+/// enum GreetingInjector: DependencyInjecting {
+///     static let storage = ContainerStorage<any GreetingDependency> { CoreGreetingDependency() }
 /// }
 ///
-/// DependencyInjector.dependencies = AppDependency()   // at launch
-/// let worker = DependencyInjector.dependencies.resolveUsersWorker()
+/// GreetingInjector.dependencies = EveningDependency()   // at launch
+/// let greeter = GreetingInjector.dependencies.resolveGreeter()
 /// ```
 public protocol DependencyInjecting {
     /// The container type served, usually `any YourContainerProtocol`.
@@ -62,13 +62,13 @@ extension DependencyInjecting {
     /// site. Wrap it once in the app's own `HasDependencies`-style protocol:
     ///
     /// ```swift
-    /// protocol AppDependencies: Dependency { func resolveGreeter() -> Greeter }
-    /// final class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable { ... }
+    /// protocol WeatherGreetingDependency: GreetingDependency { func resolveWeather() -> any Weather }
+    /// final class WeatherDependency: CoreGreetingDependency, WeatherGreetingDependency, @unchecked Sendable { ... }
     ///
-    /// protocol HasAppDependencies {}
-    /// extension HasAppDependencies {
-    ///     var dependencies: any AppDependencies {
-    ///         DependencyInjector.dependencies(as: (any AppDependencies).self)
+    /// protocol HasWeatherDependencies {}
+    /// extension HasWeatherDependencies {
+    ///     var dependencies: any WeatherGreetingDependency {
+    ///         GreetingInjector.dependencies(as: (any WeatherGreetingDependency).self)
     ///     }
     /// }
     /// ```

@@ -6,8 +6,8 @@
 /// not — capture a ``DependencyContext`` for those.
 ///
 /// ```swift
-/// withDependencies(ScopedDependency()) {
-///     let worker = DependencyInjector.dependencies.resolveUsersWorker()  // from ScopedDependency
+/// withDependencies(EveningDependency()) {
+///     let greeter = GreetingInjector.dependencies.resolveGreeter()  // from EveningDependency
 /// }
 /// ```
 /// - Parameters:
@@ -53,7 +53,7 @@ public func withDependencies<C: InjectableContainer, R>(
 /// let context = DependencyContext.capture()
 /// DispatchQueue.global().async {
 ///     context.run {
-///         let worker = DependencyInjector.dependencies.resolveUsersWorker()  // the scoped one
+///         let greeter = GreetingInjector.dependencies.resolveGreeter()  // the scoped one
 ///     }
 /// }
 /// ```
