@@ -18,7 +18,8 @@ extension ResolutionGraph {
             let children = children(of: node)
             for (index, child) in children.enumerated() {
                 let isLast = index == children.count - 1
-                append(child, lead: childLead + (isLast ? "└─ " : "├─ "), childLead: childLead + (isLast ? "   " : "│  "))
+                append(
+                    child, lead: childLead + (isLast ? "└─ " : "├─ "), childLead: childLead + (isLast ? "   " : "│  "))
             }
         }
         for root in roots {

@@ -336,7 +336,8 @@ extension TaskLocal {
     /// `withValue` rethrows; handing it a `throws(Failure)` closure directly has crashed the
     /// compiler, so the body's outcome crosses it as a `Result`.
     func withValue<R, Failure: Error>(_ value: Value, typed body: () throws(Failure) -> R) throws(Failure) -> R {
-        try withValue(value, operation: { () -> Result<R, Failure> in Result { () throws(Failure) in try body() } }).get()
+        try withValue(value, operation: { () -> Result<R, Failure> in Result { () throws(Failure) in try body() } })
+            .get()
     }
 
     /// The asynchronous form of ``withValue(_:typed:)``.
