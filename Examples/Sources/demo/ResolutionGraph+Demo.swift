@@ -36,16 +36,15 @@ extension ResolutionGraph {
     /// The nodes from the first root for `root` down to the first node for `name`, depth first;
     /// empty if there is none.
     func path(from root: String, to name: String) -> [Node] {
-        for id in roots where nodes[id].name == root {
-            if let path = path(from: id, to: name) { return path }
+        for node in roots where node.name == root {
+            if let path = path(from: node, to: name) { return path }
         }
         return []
     }
 
-    private func path(from id: Int, to name: String) -> [Node]? {
-        let node = nodes[id]
+    private func path(from node: Node, to name: String) -> [Node]? {
         if node.name == name { return [node] }
-        for child in node.children {
+        for child in children(of: node) {
             if let rest = path(from: child, to: name) { return [node] + rest }
         }
         return nil
