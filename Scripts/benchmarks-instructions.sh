@@ -46,6 +46,7 @@ baseline() {
     case "$1" in
     graph.*) echo graph.hand-written ;;
     width.*) echo width.hand-written ;;
+    lifetime.*) echo lifetime.fresh ;;
     *) echo "" ;;
     esac
 }

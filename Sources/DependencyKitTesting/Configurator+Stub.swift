@@ -21,6 +21,20 @@ extension Configurator {
         Configurator(makeDependency: dependency, configure: configure)
     }
 
+    /// A configurator that configures nothing: every `configure` leaves the module as it is.
+    ///
+    /// ```swift
+    /// let model = UsersListModel(cellConfigurator: .stub())
+    /// ```
+    /// - Parameter dependency: What ``DependencyKit/Configurator/dependency`` returns, if the code
+    ///   under test reads it.
+    /// - Returns: The stub configurator.
+    public static func stub(
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing()
+    ) -> Configurator {
+        Configurator(makeDependency: dependency, configure: configuringNothing())
+    }
+
     /// A configurator that only records each payload in `recorder` and leaves the module as it
     /// is.
     ///
@@ -41,4 +55,10 @@ extension Configurator {
     ) -> Configurator where Module.Payload: Sendable {
         Configurator(makeDependency: dependency, configure: recorder.recordingConfiguration())
     }
+}
+
+/// A configuration that leaves the module as it is. A free function, so that the closure
+/// captures nothing, not even the module's metatype.
+private func configuringNothing<Module, Payload>() -> @Sendable (Module, Payload) -> Void {
+    { _, _ in }
 }

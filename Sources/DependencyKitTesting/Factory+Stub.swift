@@ -44,6 +44,30 @@ extension Factory {
         Factory(makeDependency: dependency, create: { _ in module })
     }
 
+    /// A factory whose every creation returns `module`, for any module — the spelling Pure's
+    /// users know.
+    ///
+    /// Unlike ``stub(returning:dependency:)`` the module need not be `Sendable`: it is handed
+    /// over (`sending`) to the factory, which returns this very instance from every creation.
+    /// Use the factory where the test made it — one test, one isolation domain — since every
+    /// caller of `create` gets the same non-`Sendable` object.
+    ///
+    /// ```swift
+    /// let detail = DetailViewModelDouble()
+    /// let list = UsersListModel(detailFactory: .stub(detail))
+    /// ```
+    /// - Parameters:
+    ///   - module: The instance to return.
+    ///   - dependency: What ``DependencyKit/Factory/dependency`` returns, if the code under
+    ///     test reads it.
+    /// - Returns: The stub factory.
+    public static func stub(
+        _ module: sending Module,
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing()
+    ) -> Factory {
+        Factory(makeDependency: dependency, create: returningHeld(Locked(module)))
+    }
+
     /// A factory that records each payload in `recorder`, then creates the module with `create`.
     ///
     /// ```swift
@@ -74,4 +98,10 @@ func stubDependencyMissing<Dependency>() -> Dependency {
     fatalError(
         "This stub was made without a dependency of type \(Dependency.self); pass `dependency:` to `stub`"
     )
+}
+
+/// A creation that returns the module `held` holds. A free function, so that the closure
+/// captures only the lock, not the module's metatype.
+private func returningHeld<Module, Payload>(_ held: Locked<Module>) -> @Sendable (Payload) -> Module {
+    { _ in held.withLock { $0 } }
 }

@@ -91,3 +91,38 @@ struct ModuleStubTests {
         #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("pass `dependency:` to `stub`"))
     }
 }
+
+/// A module that is not `Sendable`: a view model with mutable state.
+private final class DraftModel: FactoryModule {
+    var text = ""
+    init(dependency: Void, payload: Int) { text = "draft \(payload)" }
+}
+
+private final class Banner: ConfiguratorModule {
+    private(set) var shown = false
+    func configure(dependency: Void, payload: Void) { shown = true }
+}
+
+struct PureParityStubTests {
+    @Test func stubFactoryReturnsANonSendableInstance() {
+        let draft = DraftModel(dependency: (), payload: 0)
+        let factory = DraftModel.Factory.stub(draft)
+        #expect(factory.create(payload: 1) === factory.create(payload: 2))
+        #expect(factory.create(payload: 3).text == "draft 0")
+    }
+
+    @Test func stubConfiguratorWithoutAClosureConfiguresNothing() {
+        let banner = Banner()
+        Banner.Configurator.stub().configure(banner)
+        #expect(!banner.shown)
+        let cell = AvatarCell()
+        AvatarCell.Configurator.stub().configure(cell, payload: .init(name: "Ann"))
+        #expect(cell.label.isEmpty)
+    }
+
+    @Test func moduleWithoutDependencyOrPayloadConfiguresItself() {
+        let banner = Banner()
+        banner.configure()
+        #expect(banner.shown)
+    }
+}

@@ -58,106 +58,107 @@ struct Probe: Sendable {
     let body: @Sendable (_ iterations: Int) -> Void
 }
 
-let probes: [Probe] = [
-    Probe(
-        name: "graph.hand-written", setUp: {},
-        body: { iterations in
-            for _ in 0..<iterations { blackHole(HandWritten.makeGraph(usersCacheDirectory: directory)) }
-            check(HandWritten.makeGraph(usersCacheDirectory: directory), "graph.hand-written")
-        }),
-    Probe(
-        name: "graph.global",
-        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
-        body: { iterations in
-            for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
-            check(consumer.resolveGraph(), "graph.global")
-        }),
-    Probe(
-        name: "graph.scoped",
-        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
-        body: { iterations in
-            withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
+let probes: [Probe] =
+    [
+        Probe(
+            name: "graph.hand-written", setUp: {},
+            body: { iterations in
+                for _ in 0..<iterations { blackHole(HandWritten.makeGraph(usersCacheDirectory: directory)) }
+                check(HandWritten.makeGraph(usersCacheDirectory: directory), "graph.hand-written")
+            }),
+        Probe(
+            name: "graph.global",
+            setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+            body: { iterations in
                 for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
-                check(consumer.resolveGraph(), "graph.scoped")
-            }
-        }),
-    Probe(
-        name: "graph.scoped-async",
-        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
-        body: { iterations in
-            // An asynchronous scope, as the testing trait and a per-request server scope make: reads go
-            // through the task-local.
-            waitForTask {
-                await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) { () async in
+                check(consumer.resolveGraph(), "graph.global")
+            }),
+        Probe(
+            name: "graph.scoped",
+            setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+            body: { iterations in
+                withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
                     for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
-                    check(consumer.resolveGraph(), "graph.scoped-async")
+                    check(consumer.resolveGraph(), "graph.scoped")
                 }
-            }
-        }),
-    Probe(
-        name: "graph.stored-http",
-        setUp: {
-            DependencyInjector.dependencies = StoredHTTPBenchmarkDependency(usersCacheDirectory: directory)
-        },
-        body: { iterations in
-            for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
-            check(consumer.resolveGraph(), "graph.stored-http")
-        }),
-    Probe(
-        name: "graph.shared-http",
-        setUp: {
-            DependencyInjector.dependencies = SharedHTTPBenchmarkDependency(usersCacheDirectory: directory)
-        },
-        body: { iterations in
-            for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
-            check(consumer.resolveGraph(), "graph.shared-http")
-        }),
-    Probe(
-        name: "read.global",
-        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
-        body: { iterations in
-            for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
-        }),
-    Probe(
-        name: "read.scoped",
-        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
-        body: { iterations in
-            withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
+            }),
+        Probe(
+            name: "graph.scoped-async",
+            setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+            body: { iterations in
+                // An asynchronous scope, as the testing trait and a per-request server scope make: reads go
+                // through the task-local.
+                waitForTask {
+                    await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) { () async in
+                        for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
+                        check(consumer.resolveGraph(), "graph.scoped-async")
+                    }
+                }
+            }),
+        Probe(
+            name: "graph.stored-http",
+            setUp: {
+                DependencyInjector.dependencies = StoredHTTPBenchmarkDependency(usersCacheDirectory: directory)
+            },
+            body: { iterations in
+                for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
+                check(consumer.resolveGraph(), "graph.stored-http")
+            }),
+        Probe(
+            name: "graph.shared-http",
+            setUp: {
+                DependencyInjector.dependencies = SharedHTTPBenchmarkDependency(usersCacheDirectory: directory)
+            },
+            body: { iterations in
+                for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
+                check(consumer.resolveGraph(), "graph.shared-http")
+            }),
+        Probe(
+            name: "read.global",
+            setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+            body: { iterations in
                 for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
-            }
-        }),
-    Probe(
-        name: "read.scoped-async",
-        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
-        body: { iterations in
-            waitForTask {
-                await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) { () async in
+            }),
+        Probe(
+            name: "read.scoped",
+            setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+            body: { iterations in
+                withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) {
                     for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
                 }
-            }
-        }),
-    Probe(
-        name: "width.hand-written", setUp: {},
-        body: { iterations in
-            for _ in 0..<iterations {
-                blackHole(BenchmarkWorkerImpl(service: BenchmarkServiceImpl(id: 4)) as any BenchmarkWorker)
-            }
-        }),
-    Probe(
-        name: "width.10", setUp: { _ = Width10Injector.dependencies },
-        body: { iterations in
-            let consumer = Width10Consumer()
-            for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0004()) }
-            check(consumer.dependencies.resolveWorker0004(), id: 4, "width.10")
-        }),
-    Probe(
-        name: "width.1000", setUp: { _ = Width1000Injector.dependencies },
-        body: { iterations in
-            let consumer = Width1000Consumer()
-            for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0499()) }
-            check(consumer.dependencies.resolveWorker0499(), id: 499, "width.1000")
-        }),
-]
+            }),
+        Probe(
+            name: "read.scoped-async",
+            setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+            body: { iterations in
+                waitForTask {
+                    await withDependencies(BenchmarkDependency(usersCacheDirectory: directory)) { () async in
+                        for _ in 0..<iterations { blackHole(ObjectIdentifier(consumer.dependencies)) }
+                    }
+                }
+            }),
+        Probe(
+            name: "width.hand-written", setUp: {},
+            body: { iterations in
+                for _ in 0..<iterations {
+                    blackHole(BenchmarkWorkerImpl(service: BenchmarkServiceImpl(id: 4)) as any BenchmarkWorker)
+                }
+            }),
+        Probe(
+            name: "width.10", setUp: { _ = Width10Injector.dependencies },
+            body: { iterations in
+                let consumer = Width10Consumer()
+                for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0004()) }
+                check(consumer.dependencies.resolveWorker0004(), id: 4, "width.10")
+            }),
+        Probe(
+            name: "width.1000", setUp: { _ = Width1000Injector.dependencies },
+            body: { iterations in
+                let consumer = Width1000Consumer()
+                for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0499()) }
+                check(consumer.dependencies.resolveWorker0499(), id: 499, "width.1000")
+            }),
+    ] + lifetimeProbes
 
 func probe(named name: String) -> Probe {
     guard let probe = probes.first(where: { $0.name == name }) else {

@@ -1,3 +1,5 @@
+internal import DependencyKit
+
 /// What the app's screens call to sign up, log in and log out.
 public protocol AuthenticationWorkerType: Sendable {
     /// Creates an account and returns its session.
@@ -8,8 +10,15 @@ public protocol AuthenticationWorkerType: Sendable {
     func logOut(_ session: Session) async throws(AuthenticationError)
 }
 
-/// The default ``AuthenticationWorkerType``: validates input, then calls the service.
-public struct AuthenticationWorker: AuthenticationWorkerType {
+/// The default ``AuthenticationWorkerType``: validates input, calls the service, and keeps the
+/// session's ``SessionStore`` up to date.
+///
+/// A sign-up or log-in records the session in ``Dependency/resolveSessionStore()``; a log-out
+/// clears that store and resets the ``DependencyKit/DependencyScope/session`` scope, so the next
+/// session starts with a new store. The worker stays an immutable struct: it reaches the store
+/// through `dependencies` (the installed container, or the one a test scoped) when it signs in or
+/// out, so building a worker costs nothing more than before.
+public struct AuthenticationWorker: AuthenticationWorkerType, HasDependencies {
     private let service: any AuthenticationService
 
     /// Creates the worker.
@@ -18,7 +27,8 @@ public struct AuthenticationWorker: AuthenticationWorkerType {
         self.service = service
     }
 
-    /// Trims the name and email, lowercases the email, checks all three, then signs up.
+    /// Trims the name and email, lowercases the email, checks all three, then signs up and records
+    /// the session in the session store.
     /// - Parameters:
     ///   - name: The display name; must not be blank.
     ///   - email: The email address; must contain `@`.
@@ -34,10 +44,12 @@ public struct AuthenticationWorker: AuthenticationWorkerType {
         guard !name.isEmpty else { throw .rejected("the name is empty") }
         guard email.contains("@") else { throw .rejected("the email address is not valid") }
         guard password.revealed.count >= 8 else { throw .rejected("the password is shorter than 8 characters") }
-        return try await service.signUp(SignUpRequest(name: name, email: email, password: password))
+        let session = try await service.signUp(SignUpRequest(name: name, email: email, password: password))
+        dependencies.resolveSessionStore().signIn(session)
+        return session
     }
 
-    /// Trims and lowercases the email, then logs in.
+    /// Trims and lowercases the email, then logs in and records the session in the session store.
     /// - Parameters:
     ///   - email: The email address.
     ///   - password: The password.
@@ -47,13 +59,24 @@ public struct AuthenticationWorker: AuthenticationWorkerType {
     public func logIn(email: String, password: Secret) async throws(AuthenticationError) -> Session {
         let email = email.trimmingWhitespace().lowercased()
         guard !email.isEmpty, !password.revealed.isEmpty else { throw .invalidCredentials }
-        return try await service.logIn(Credentials(email: email, password: password))
+        let session = try await service.logIn(Credentials(email: email, password: password))
+        dependencies.resolveSessionStore().signIn(session)
+        return session
     }
 
-    /// Revokes the session's token.
+    /// Revokes the session's token, then ends the session locally: clears the session store and
+    /// resets the ``DependencyKit/DependencyScope/session`` scope.
+    ///
+    /// The session ends locally even when revoking fails (the device is signed out either way);
+    /// the error is still thrown.
     /// - Parameter session: The session to end.
     /// - Throws: Whatever the service throws.
     public func logOut(_ session: Session) async throws(AuthenticationError) {
+        defer {
+            let container = dependencies
+            container.resolveSessionStore().signOut()
+            container.resetScope(.session)
+        }
         try await service.logOut(token: session.token)
     }
 }

@@ -33,6 +33,7 @@ public import Foundation
 /// | `resolveService() -> HTTPServiceType` | ``resolveHTTPService()`` |
 /// | `resolveService() -> AuthenticationService` | ``resolveAuthenticationService()`` |
 /// | `resolveWorker() -> AuthenticationWorkerType` | ``resolveAuthenticationWorker()`` |
+/// | (none: state two screens share) | ``resolveSessionStore()`` |
 /// | `resolveStore() -> UsersStore` | ``resolveUsersStore()`` |
 /// | `resolveCache() -> UsersStore` | ``resolveUsersCache()`` |
 /// | `resolveWorker() -> UsersWorkerType` | ``resolveUsersWorker()`` |
@@ -45,6 +46,9 @@ public protocol Dependency: InjectableContainer where Injector == DependencyInje
     func resolveAuthenticationService() -> any AuthenticationService
     /// What screens call to sign up, log in and log out; built by ``makeAuthenticationWorker()``.
     func resolveAuthenticationWorker() -> any AuthenticationWorkerType
+    /// The signed-in session and current user, one per session; built by ``makeSessionStore()``
+    /// and held in the ``DependencyKit/DependencyScope/session`` scope, which log-out resets.
+    func resolveSessionStore() -> SessionStore
     /// Where users come from: the server; built by ``makeUsersStore()``.
     func resolveUsersStore() -> any UsersStore
     /// The directory the users cache lives in; built by ``makeUsersCacheDirectory()``. A live leaf.
@@ -76,6 +80,9 @@ extension Dependency {
     public func makeAuthenticationWorker() -> any AuthenticationWorkerType {
         AuthenticationWorker(service: resolveAuthenticationService())
     }
+
+    /// An empty ``SessionStore``.
+    public func makeSessionStore() -> SessionStore { SessionStore() }
 
     /// A ``UsersNetworkStore`` over ``resolveHTTPService()``.
     public func makeUsersStore() -> any UsersStore {
@@ -110,6 +117,8 @@ extension Dependency where Self: PartialContainer {
     public func resolveAuthenticationService() -> any AuthenticationService { fresh { makeAuthenticationService() } }
     /// ``makeAuthenticationWorker()``, fresh on each call.
     public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh { makeAuthenticationWorker() } }
+    /// ``makeSessionStore()``, one per session (the ``DependencyKit/DependencyScope/session`` scope).
+    public func resolveSessionStore() -> SessionStore { scoped(.session) { makeSessionStore() } }
     /// ``makeUsersStore()``, fresh on each call.
     public func resolveUsersStore() -> any UsersStore { fresh { makeUsersStore() } }
     /// ``makeUsersCacheDirectory()``, a live leaf.

@@ -11,6 +11,10 @@ extension Diagnostics {
         case shared
         /// One instance per container while someone else holds it.
         case weakShared
+        /// One instance per generation of a named scope, until the scope is reset (`scoped(_:) {}`).
+        case scoped
+        /// One instance per top-level resolution, shared by everything it resolves (`perGraph {}`).
+        case perGraph
         /// Made by a `Factory` from a dependency and a payload.
         case factory
         /// Configured by a `Configurator` from a dependency and a payload.

@@ -39,8 +39,11 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
                 implementer: implementer)
         }
 
-        /// Whether the value is one instance per container, drawn filled.
-        var isShared: Bool { lifetime == .shared || lifetime == .weakShared }
+        /// Whether the value is shared between resolves (a container's, a scope's or a graph's
+        /// instance), drawn filled.
+        var isShared: Bool {
+            lifetime == .shared || lifetime == .weakShared || lifetime == .scoped || lifetime == .perGraph
+        }
     }
 
     /// Every resolution, in the order they began; a node's ``Node/id`` is its index.

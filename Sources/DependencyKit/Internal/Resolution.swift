@@ -79,6 +79,14 @@ package func withResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
+    // An outermost asynchronous resolution is a graph of its own (see `perGraph {}`).
+    if _slowPath(!GraphFrame.isBound) {
+        return try await withGraphFrame(isolation: isolation) { () async throws(Failure) -> T in
+            try await withResolution(
+                name(), of: type, lifetime: lifetime, container: container, implementer: implementer,
+                isolation: isolation, cycleError: cycleError, body)
+        }
+    }
     if _slowPath(DiagnosticsWord.isActive) {
         return try await diagnosedResolution(
             name(),

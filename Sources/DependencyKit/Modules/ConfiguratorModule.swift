@@ -61,3 +61,10 @@ extension ConfiguratorModule where Payload == Void {
         configure(dependency: dependency, payload: ())
     }
 }
+
+extension ConfiguratorModule where Dependency == Void, Payload == Void {
+    /// Sets up a module that needs neither a dependency nor a payload.
+    public func configure() {
+        configure(dependency: (), payload: ())
+    }
+}

@@ -48,6 +48,10 @@ public final class DependencyRegistry: Sendable {
         enum Source: Sendable {
             case instance(any Sendable)
             case factory(@Sendable (RegistryTag?) throws -> Any)
+            /// An instance made on first resolve, exactly once (see `register(_:tag:lazyInstance:)`).
+            case lazyInstance(OnceCell<any Sendable>, @Sendable () throws -> any Sendable)
+            /// An instance held weakly, made again once gone (see `register(_:tag:weakInstance:)`).
+            case weakInstance(OnceCell<WeakReference>, @Sendable () throws -> AnyObject)
         }
 
         let source: Source
@@ -72,16 +76,26 @@ public final class DependencyRegistry: Sendable {
         /// The instance, or a new value from the factory for the requested tag.
         @usableFromInline
         func value(for tag: RegistryTag?) throws(RegistryError) -> Any {
-            switch source {
-            case .instance(let instance): return instance
-            case .factory(let factory):
-                do {
-                    return try factory(tag)
-                } catch let error as RegistryError {
-                    throw error
-                } catch {
-                    throw .factoryFailed(type: typeName, tag: tag, reason: String(describing: error))
+            do {
+                switch source {
+                case .instance(let instance): return instance
+                case .factory(let factory): return try factory(tag)
+                case .lazyInstance(let cell, let make):
+                    return try cell.value(describedBy: { "the lazy instance registered as \(name)" }, make: make)
+                case .weakInstance(let cell, let make):
+                    return try cell.value(
+                        describedBy: { "the weak instance registered as \(name)" },
+                        read: { $0.object },
+                        make: {
+                            let made = try make()
+                            return (WeakReference(object: made), made)
+                        }
+                    )
                 }
+            } catch let error as RegistryError {
+                throw error
+            } catch {
+                throw .factoryFailed(type: typeName, tag: tag, reason: String(describing: error))
             }
         }
     }
@@ -208,7 +222,13 @@ public final class DependencyRegistry: Sendable {
         for type: Any.Type,
         tag: RegistryTag?
     ) throws(RegistryError) -> (registration: Registration, name: String) {
-        guard let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: tag) else {
+        // `try? registry.resolve() ?? fallback` asks for `Optional<T>`: serve it from `T`'s registration.
+        guard
+            let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: tag)
+                ?? (type as? any OptionalRegistration.Type).flatMap({
+                    lookup(ObjectIdentifier($0.wrappedType), tag: tag)
+                })
+        else {
             throw .notRegistered(type: String(describing: type), tag: tag)
         }
         return (registration, isFallback ? Registration.name(registration.typeName, tag: tag) : registration.name)
@@ -222,7 +242,7 @@ public final class DependencyRegistry: Sendable {
         }
     }
 
-    private func store(_ source: Registration.Source, type: Any.Type, tag: (any Hashable & Sendable)?) {
+    func store(_ source: Registration.Source, type: Any.Type, tag: (any Hashable & Sendable)?) {
         let tag = tag.map(RegistryTag.init)
         let registration = Registration(source, type: type, tag: tag)
         // The replaced registration is released after unlocking: dropping the last reference to

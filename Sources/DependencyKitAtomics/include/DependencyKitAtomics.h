@@ -89,7 +89,28 @@ extern DK_THREAD_LOCAL void *_Nullable dk_runaway_record;
 
 static inline intptr_t dk_resolution_depth_enter(void) { return ++dk_resolution_depth; }
 
-static inline void dk_resolution_depth_exit(void) { --dk_resolution_depth; }
+// The per-graph instances of the outermost synchronous resolution running on this thread (a
+// Swift object retained once), or NULL when no `perGraph {}` ran in it. Ended when that
+// resolution returns.
+extern DK_DEPTH_THREAD_LOCAL void *_Nullable dk_graph_record;
+
+// Ends the thread's graph: clears the record, then releases it (its instances' deinits may resolve).
+void dk_graph_end(void);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DK_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+#else
+#define DK_UNLIKELY(condition) (condition)
+#endif
+
+// The outermost exit ends the graph, if a `perGraph {}` made one.
+static inline void dk_resolution_depth_exit(void) {
+    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) dk_graph_end();
+}
+
+static inline void *_Nullable dk_graph_record_get(void) { return dk_graph_record; }
+
+static inline void dk_graph_record_set(void *_Nullable record) { dk_graph_record = record; }
 
 static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_depth; }
 

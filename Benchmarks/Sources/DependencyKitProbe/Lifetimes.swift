@@ -1,0 +1,54 @@
+import DependencyKit
+
+// What each lifetime costs per resolve, compared with a fresh resolve of the same value
+// (`lifetime.fresh`, the baseline of every `lifetime.*` benchmark in
+// Scripts/benchmarks-instructions.sh). The value is a class instance in every case, so the
+// fresh resolve pays an allocation that the others skip once their instance exists.
+
+extension DependencyScope {
+    static let benchmark = DependencyScope("benchmark")
+}
+
+final class LifetimeValue: Sendable {}
+
+final class LifetimeDependency: DependencyContainer, @unchecked Sendable {
+    func resolveFresh() -> LifetimeValue { fresh { LifetimeValue() } }
+    func resolveShared() -> LifetimeValue { shared { LifetimeValue() } }
+    func resolveScoped() -> LifetimeValue { scoped(.benchmark) { LifetimeValue() } }
+    func resolvePerGraph() -> LifetimeValue { perGraph { LifetimeValue() } }
+}
+
+let lifetimeContainer = LifetimeDependency()
+
+let lifetimeProbes: [Probe] = [
+    Probe(
+        name: "lifetime.fresh", setUp: {},
+        body: { iterations in
+            for _ in 0..<iterations { blackHole(lifetimeContainer.resolveFresh()) }
+        }),
+    Probe(
+        name: "lifetime.shared-hit", setUp: { _ = lifetimeContainer.resolveShared() },
+        body: { iterations in
+            for _ in 0..<iterations { blackHole(lifetimeContainer.resolveShared()) }
+        }),
+    Probe(
+        name: "lifetime.scoped-hit", setUp: { _ = lifetimeContainer.resolveScoped() },
+        body: { iterations in
+            for _ in 0..<iterations { blackHole(lifetimeContainer.resolveScoped()) }
+        }),
+    Probe(
+        // A reset followed by the resolve that makes the next generation's instance.
+        name: "lifetime.scoped-reset", setUp: { _ = lifetimeContainer.resolveScoped() },
+        body: { iterations in
+            for _ in 0..<iterations {
+                lifetimeContainer.resetScope(.benchmark)
+                blackHole(lifetimeContainer.resolveScoped())
+            }
+        }),
+    Probe(
+        // A top-level per-graph resolve: a new graph, and its instance, every time.
+        name: "lifetime.per-graph", setUp: {},
+        body: { iterations in
+            for _ in 0..<iterations { blackHole(lifetimeContainer.resolvePerGraph()) }
+        }),
+]

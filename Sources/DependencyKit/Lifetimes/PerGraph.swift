@@ -1,0 +1,175 @@
+internal import DependencyKitAtomics
+
+/// The per-graph instances of one top-level resolution: one creation cell per call site.
+///
+/// A synchronous top-level resolution gets its frame lazily — the first `perGraph {}` inside it
+/// makes one and parks it, retained, in a thread-local slot that the outermost resolution's exit
+/// releases — so resolutions that never ask for a per-graph instance pay one compare. An
+/// asynchronous top-level resolution, whose work may move between threads, binds a frame in a
+/// task-local instead; synchronous resolutions inside it find that frame first.
+@usableFromInline
+package final class GraphFrame: Sendable {
+    /// The frame bound by the outermost asynchronous resolution of the current task, if any.
+    @TaskLocal
+    package static var current: GraphFrame?
+
+    /// One call site in one container: a graph spans containers, and each has its own instances.
+    private struct Key: Hashable {
+        let site: SharedKey
+        let container: ObjectIdentifier
+    }
+
+    private let cells = Locked<[Key: any AnyObject & Sendable]>([:])
+
+    package init() {}
+
+    /// Whether the current task runs inside an asynchronous top-level resolution's frame.
+    @usableFromInline
+    static var isBound: Bool { current != nil }
+
+    /// The cell for `site` in `container`, inserting the one `makeCell` returns if there is none yet.
+    @usableFromInline
+    func cell<Cell: AnyObject & Sendable>(
+        for site: SharedKey,
+        in container: AnyObject,
+        _ makeCell: () -> Cell
+    ) -> Cell {
+        let key = Key(site: site, container: ObjectIdentifier(container))
+        let cell = cells.withLock { cells in
+            if let existing = cells[key] { return existing }
+            let made = makeCell()
+            cells[key] = made
+            return made
+        }
+        return unsafeDowncast(cell, to: Cell.self)
+    }
+
+    /// The graph of the resolution running in the current task or on this thread, made on first use.
+    ///
+    /// Call only inside a resolution: the thread's graph lives until the outermost synchronous
+    /// resolution on this thread returns.
+    @usableFromInline
+    static var forCurrentResolution: GraphFrame {
+        if let bound = current { return bound }
+        if let raw = dk_graph_record_get() {
+            return Unmanaged<GraphFrame>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let frame = GraphFrame()
+        dk_graph_record_set(Unmanaged.passRetained(frame).toOpaque())
+        return frame
+    }
+}
+
+/// Runs an asynchronous top-level resolution inside a graph frame of its own; a nested one runs as
+/// it is. Called by the asynchronous resolution hook only.
+@usableFromInline
+package func withGraphFrame<T, Failure: Error>(
+    isolation: isolated (any Actor)?,
+    _ body: () async throws(Failure) -> T
+) async throws(Failure) -> T {
+    let result = await GraphFrame.$current.withValue(
+        GraphFrame(),
+        operation: { () async -> Result<T, Failure> in
+            do throws(Failure) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        },
+        isolation: isolation
+    )
+    return try result.get()
+}
+
+extension DependencyContainer {
+    /// Returns one instance per top-level resolution: every resolve inside the same outermost
+    /// resolve gets the same instance; the next top-level resolve builds a new one.
+    ///
+    /// Use it for a value two parts of one graph must share while the next graph gets its own —
+    /// a screen's model seen by both of the screen's services:
+    ///
+    /// ```swift
+    /// open func resolveDraft() -> Draft { perGraph { Draft() } }
+    /// open func resolveEditor() -> Editor { fresh { Editor(draft: resolveDraft(), preview: resolvePreview()) } }
+    /// open func resolvePreview() -> Preview { fresh { Preview(draft: resolveDraft()) } }
+    /// // resolveEditor(): the editor and its preview hold the same Draft; the next call, a new one.
+    /// ```
+    ///
+    /// - **The graph.** A graph is everything one outermost resolve resolves, through every resolve
+    ///   of every container, synchronous or asynchronous: a synchronous graph ends when its outermost
+    ///   resolve returns on its thread; an asynchronous one is the outermost `async` resolve and its
+    ///   child tasks. The instance is released when its graph ends (unless something holds it).
+    /// - **Keyed by call site and type**, like ``shared(_:fileID:line:column:_:)``.
+    /// - **Once per graph, thread-safe**: child tasks of one asynchronous graph that ask at the same
+    ///   time get one instance. Failures are not cached; a cycle is named.
+    /// - **Cost.** Only `perGraph {}` pays for graphs: a resolve that never asks for a per-graph
+    ///   instance pays one compare on its outermost return.
+    ///
+    /// - Parameters:
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - make: Creates the instance. Runs at most once per graph unless it throws.
+    /// - Returns: This graph's instance.
+    @inlinable
+    public func perGraph<T: Sendable>(
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ make: () throws -> T
+    ) rethrows -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
+        return try withResolution(name, of: T.self, lifetime: .perGraph, container: self) {
+            try GraphFrame.forCurrentResolution.cell(for: key, in: self) { OnceCell<T>() }
+                .value(describedBy: { "the per-graph \(T.self) of \(name) (\(key)) in \(Self.self)" }, make: make)
+        }
+    }
+
+    /// Returns one instance per top-level resolution, created asynchronously.
+    ///
+    /// The `async` form of ``perGraph(_:fileID:line:column:_:)``.
+    /// - Parameters:
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - isolation: The caller's isolation, inherited by `make`.
+    ///   - make: Creates the instance. Runs at most once per graph unless it throws.
+    /// - Returns: This graph's instance.
+    /// - Throws: What `make` throws, when this call created the instance; `CancellationError` when
+    ///   this call's task was cancelled while it waited for another call's creation (only if
+    ///   `Failure` is `any Error`).
+    public func perGraph<T: Sendable, Failure: Error>(
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation,
+        _ make: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
+        do {
+            return try await withResolution(
+                name,
+                of: T.self,
+                lifetime: .perGraph,
+                container: self,
+                isolation: isolation
+            ) { () async throws -> T in
+                let cell = GraphFrame.forCurrentResolution.cell(for: key, in: self) {
+                    AsyncOnceCell<T>()
+                }
+                return try await cell.value(
+                    describedBy: { "the per-graph \(T.self) of \(name) (\(key)) in \(Self.self)" },
+                    isolation: isolation,
+                    make: make
+                )
+            }
+        } catch {
+            // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.
+            throw error as! Failure
+        }
+    }
+}

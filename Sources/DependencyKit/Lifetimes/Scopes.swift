@@ -1,0 +1,231 @@
+/// A named lifetime that a container can end on demand: a session that ends at log-out, a
+/// document that closes, a tenant that is switched.
+///
+/// Declare a scope once, as a static constant — the value is the key, so there is no string to
+/// mistype — then hold instances in it with ``DependencyContainer/scoped(_:_:fileID:line:column:_:)``
+/// and end them with ``DependencyContainer/resetScope(_:)``:
+///
+/// ```swift
+/// extension DependencyScope {
+///     static let visit = DependencyScope("visit")
+/// }
+///
+/// open func resolveGuestBook() -> GuestBook { scoped(.visit) { GuestBook() } }
+///
+/// container.resetScope(.visit)   // the next resolveGuestBook() makes a new GuestBook
+/// ```
+///
+/// Two scopes are equal only if they are the same constant: `DependencyScope()` written twice
+/// makes two scopes, even with the same name.
+public struct DependencyScope: Hashable, Sendable, CustomStringConvertible {
+    /// What tells this scope apart from every other: unique in the process.
+    let id: Int
+    /// The scope's name in diagnostics.
+    public let name: String
+
+    private static let nextID = AtomicWord(0)
+
+    /// Creates a scope distinct from every other scope in the process.
+    /// - Parameters:
+    ///   - name: The scope's name in diagnostics; where it is declared when omitted.
+    ///   - fileID: Names an unnamed scope; leave the default.
+    ///   - line: Names an unnamed scope; leave the default.
+    public init(_ name: String? = nil, fileID: String = #fileID, line: UInt = #line) {
+        id = Self.nextID.add(1) + 1
+        self.name = name ?? "\(fileID):\(line)"
+    }
+
+    /// The scope's name.
+    public var description: String { name }
+
+    /// Whether two values are the same scope.
+    /// - Parameters:
+    ///   - lhs: A scope.
+    ///   - rhs: Another scope.
+    /// - Returns: `true` if both come from the same `DependencyScope()` call.
+    public static func == (lhs: DependencyScope, rhs: DependencyScope) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the scope's identity.
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// One generation of one scope in one container: the instances made since the scope's last reset.
+///
+/// A reset replaces the generation; resolves that already hold the old one finish with it (their
+/// creations still run exactly once, in the old generation), and it is freed, with its instances,
+/// when the last of them returns. Holders of an old instance keep it.
+@usableFromInline
+package final class ScopeGeneration: Sendable {
+    @usableFromInline
+    let number: Int
+    @usableFromInline
+    let instances = SharedInstances()
+
+    init(number: Int) { self.number = number }
+}
+
+/// A container's slot for one scope: the scope's current generation, behind a lock held only to
+/// read or swap the reference, never while an instance is created.
+@usableFromInline
+package final class ScopeSlot: Sendable {
+    private let current = Locked(ScopeGeneration(number: 0))
+
+    init() {}
+
+    @usableFromInline
+    var generation: ScopeGeneration { current.withLock { $0 } }
+
+    /// Starts a new generation and returns the old one, which the caller releases unlocked: its
+    /// instances' deinits are user code.
+    func advance() -> ScopeGeneration {
+        current.withLock { current in
+            let old = current
+            current = ScopeGeneration(number: old.number + 1)
+            return old
+        }
+    }
+}
+
+extension DependencyContainer {
+    /// The slot of `scope` in this container, made on first use.
+    @usableFromInline
+    func scopeSlot(_ scope: DependencyScope) -> ScopeSlot {
+        let key = SharedKey(fileID: "", line: UInt(scope.id), column: 0, type: ScopeSlot.self, kind: .strong)
+        return sharedInstances.cell(for: key) { ScopeSlot() }
+    }
+
+    /// Returns this container's instance in `scope`, created the first time this resolve is called
+    /// since the scope was last reset.
+    ///
+    /// ```swift
+    /// open func resolveGuestBook() -> GuestBook { scoped(.visit) { GuestBook() } }
+    /// ```
+    ///
+    /// Everything said for ``shared(_:fileID:line:column:_:)`` holds — once per generation even
+    /// when threads race, keyed by call site, failures not cached, cycles named — and:
+    ///
+    /// - **Reset.** ``resetScope(_:)`` ends the scope's generation: the next call creates a new
+    ///   instance. Other scopes and `shared {}` instances stay.
+    /// - **Racing a reset.** A call that runs while another thread resets gets the old instance or
+    ///   the new one, never a half-made one; each generation's instance is created at most once.
+    /// - **Old holders.** Code that resolved the instance before a reset keeps a working object;
+    ///   the container just stops handing it out. It is freed when its last holder lets go.
+    /// - **Per container.** Scopes live in the container: a new container — a subclass installed
+    ///   at launch, a test's scoped container — starts with every scope empty, and resetting a
+    ///   scope in one container never touches another's.
+    ///
+    /// - Parameters:
+    ///   - scope: The scope that holds the instance.
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - make: Creates the instance. Runs at most once per scope generation unless it throws.
+    /// - Returns: The instance of the scope's current generation.
+    @inlinable
+    public func scoped<T: Sendable>(
+        _ scope: DependencyScope,
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ make: () throws -> T
+    ) rethrows -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
+        return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
+            let generation = scopeSlot(scope).generation
+            return try generation.instances.cell(for: key) { OnceCell<T>() }
+                .value(
+                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: generation) },
+                    make: make
+                )
+        }
+    }
+
+    /// Returns this container's instance in `scope`, created asynchronously the first time this
+    /// resolve is called since the scope was last reset.
+    ///
+    /// The `async` form of ``scoped(_:_:fileID:line:column:_:)``; waiting callers suspend as for
+    /// the `async` `shared {}`.
+    /// - Parameters:
+    ///   - scope: The scope that holds the instance.
+    ///   - name: The resolve's name in diagnostics; the calling function by default.
+    ///   - fileID: Part of the key; leave the default.
+    ///   - line: Part of the key; leave the default.
+    ///   - column: Part of the key; leave the default.
+    ///   - isolation: The caller's isolation, inherited by `make`.
+    ///   - make: Creates the instance. Runs at most once per scope generation unless it throws.
+    /// - Returns: The instance of the scope's current generation.
+    /// - Throws: What `make` throws, when this call created the instance; `CancellationError` when
+    ///   this call's task was cancelled while it waited for another call's creation (only if
+    ///   `Failure` is `any Error`).
+    public func scoped<T: Sendable, Failure: Error>(
+        _ scope: DependencyScope,
+        _ name: String = #function,
+        fileID: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation,
+        _ make: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
+        let generation = scopeSlot(scope).generation
+        let cell = generation.instances.cell(for: key) { AsyncOnceCell<T>() }
+        do {
+            return try await withResolution(
+                name,
+                of: T.self,
+                lifetime: .scoped,
+                container: self,
+                isolation: isolation
+            ) { () async throws -> T in
+                try await cell.value(
+                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: generation) },
+                    isolation: isolation,
+                    make: make
+                )
+            }
+        } catch {
+            // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.
+            throw error as! Failure
+        }
+    }
+
+    /// Ends `scope`'s current generation in this container: the next resolve of each instance the
+    /// scope holds creates a new one.
+    ///
+    /// Instances in other scopes, `shared {}` instances and other containers' scopes are not
+    /// touched. Code that already holds an instance keeps it; it is freed when the last holder lets
+    /// go. Safe to call from any thread while other threads resolve: each resolve gets the
+    /// instance of the generation before or after the reset.
+    ///
+    /// ```swift
+    /// func signOut() {
+    ///     container.resetScope(.visit)
+    /// }
+    /// ```
+    /// - Parameter scope: The scope to reset.
+    public func resetScope(_ scope: DependencyScope) {
+        let old = scopeSlot(scope).advance()
+        // Released here, unlocked: the last reference to an instance runs its deinit.
+        withExtendedLifetime(old) {}
+    }
+
+    /// How many times `scope` has been reset in this container.
+    /// - Parameter scope: A scope.
+    /// - Returns: `0` until the first ``resetScope(_:)``.
+    public func generation(of scope: DependencyScope) -> Int {
+        scopeSlot(scope).generation.number
+    }
+
+    @usableFromInline
+    static func describe(
+        _ type: Any.Type,
+        name: String,
+        scope: DependencyScope,
+        generation: ScopeGeneration
+    ) -> String {
+        "the \(type) of \(name) in scope \(scope) (generation \(generation.number)) of \(Self.self)"
+    }
+}
