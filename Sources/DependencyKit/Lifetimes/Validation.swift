@@ -135,7 +135,7 @@ extension Diagnostics {
     /// ``ResolutionReport/graph`` draws them all. A resolve that throws (a tagged registry's
     /// missing registration or cycle, a throwing resolve) is reported as a failure. A cycle
     /// through resolves that cannot throw has no value to return and cannot be reported: with
-    /// cycle checking on (the default in debug builds, see ``cycleChecking``) it stops the
+    /// cycle checking on (the default in debug builds, see ``checksCycles``) it stops the
     /// process with the chain named, at the first resolve that reaches it.
     ///
     /// Resolves that take a payload are not listed: validate their factories instead
