@@ -78,6 +78,13 @@ struct DemoFlow: HasDependencies {
 
         let session = try await attempt("log in") { try await authentication.logIn(email: email, password: password) }
         transcript.step(2, "Log in", "signed in as \(session.user.email); token \(session.token)")
+        // The session store lives in AppCore's `.session` scope: every screen that resolves it during
+        // this session gets the same instance, and log-out resets the scope.
+        let store = dependencies.resolveSessionStore()
+        guard dependencies.resolveSessionStore() === store, store.currentUser?.email == email else {
+            throw StepFailed(step: "read the session store", reason: "two resolves did not share the signed-in store")
+        }
+        transcript.more("session store: \(email) signed in; every resolve this session shares it (scoped(.session))")
 
         let fromNetwork = try await attempt("fetch the current user") {
             try await users.fetchCurrent(token: session.token)
@@ -113,6 +120,20 @@ struct DemoFlow: HasDependencies {
         case .success:
             throw StepFailed(step: "check the old token", reason: "the server still accepted it")
         }
+        guard !store.isSignedIn else {
+            throw StepFailed(step: "log out", reason: "the old session store still holds the session")
+        }
+        transcript.more("the session scope was reset: the old store now holds no session")
+
+        let again = try await attempt("log in again") {
+            try await authentication.logIn(email: email, password: password)
+        }
+        let newStore = dependencies.resolveSessionStore()
+        guard newStore !== store, newStore.session?.token == again.token else {
+            throw StepFailed(step: "log in again", reason: "the new session did not get a new session store")
+        }
+        transcript.step(7, "Log in again", "a new session store holds the new session; the old one stays empty")
+        try await attempt("log out again") { try await authentication.logOut(again) }
     }
 
     /// The swap: the same worker code against a container scoped to this block, in which the

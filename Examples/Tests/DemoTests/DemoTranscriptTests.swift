@@ -51,6 +51,21 @@ import Testing
         #expect(lines.last == "All done: every step went through AppCore's workers, resolved from AppDependency.")
     }
 
+    @Test func logOutResetsTheSessionScopeAndTheNextLogInGetsANewStore() async throws {
+        let lines = try await runDemo().map(collapsingSpaces)
+        let login = try #require(lines.firstIndex { $0.hasPrefix("2. Log in") })
+        #expect(
+            lines[login + 1].hasPrefix("✓ session store: ")
+                && lines[login + 1].hasSuffix("signed in; every resolve this session shares it (scoped(.session))")
+        )
+        let logout = try #require(lines.firstIndex { $0.hasPrefix("6. Log out") })
+        #expect(lines[logout + 2] == "✓ the session scope was reset: the old store now holds no session")
+        #expect(
+            lines[logout + 3]
+                == "7. Log in again ✓ a new session store holds the new session; the old one stays empty"
+        )
+    }
+
     @Test func graphMarksOverriddenAndInheritedResolvesInBothContainers() async throws {
         let lines = try await runDemo("--graph")
         let online = try #require(lines.firstIndex(of: "Resolved graph (the flow, from AppDependency):"))
