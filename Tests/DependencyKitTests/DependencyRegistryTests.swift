@@ -99,7 +99,9 @@ struct DependencyRegistryTests {
 
     @Test func missingRegistrationThrowsAnErrorNamingTheTypeAndTheTag() {
         let registry = DependencyRegistry()
-        #expect(throws: DependencyRegistry.Error.notRegistered(type: "FriendsProvider", tag: DependencyRegistry.Tag("me"))) {
+        #expect(
+            throws: DependencyRegistry.Error.notRegistered(type: "FriendsProvider", tag: DependencyRegistry.Tag("me"))
+        ) {
             let _: any FriendsProvider = try registry.resolve(tag: "me")
         }
         do {
