@@ -24,7 +24,7 @@ extension Configurator {
     /// A configurator that configures nothing: every `configure` leaves the module as it is.
     ///
     /// ```swift
-    /// let model = UsersListModel(cellConfigurator: .stub())
+    /// let model = GreetingListModel(cellConfigurator: .stub())
     /// ```
     /// - Parameter dependency: What ``DependencyKit/Configurator/dependency`` returns, if the code
     ///   under test reads it.

@@ -53,8 +53,8 @@ extension Factory {
     /// caller of `create` gets the same non-`Sendable` object.
     ///
     /// ```swift
-    /// let detail = DetailViewModelDouble()
-    /// let list = UsersListModel(detailFactory: .stub(detail))
+    /// let card = GreetingCardDouble()
+    /// let list = GreetingListModel(cardFactory: .stub(card))
     /// ```
     /// - Parameters:
     ///   - module: The instance to return.

@@ -90,16 +90,18 @@ struct DependencyRegistryTests {
         registry.register(Int.self, tag: 1, instance: 200)
         #expect(try registry.resolve(Int.self, tag: "1") == 100)
         #expect(try registry.resolve(Int.self, tag: 1) == 200)
-        #expect(RegistryTag("1") != RegistryTag(1))
-        #expect(RegistryTag(1) != RegistryTag(UInt8(1)))
-        #expect(RegistryTag(Flavor.premium) == RegistryTag(Flavor.premium))
-        #expect(Set([RegistryTag(1), RegistryTag(1), RegistryTag("1")]).count == 2)
-        #expect(RegistryTag(RegistryTag("1")) == RegistryTag("1"))
+        #expect(DependencyRegistry.Tag("1") != DependencyRegistry.Tag(1))
+        #expect(DependencyRegistry.Tag(1) != DependencyRegistry.Tag(UInt8(1)))
+        #expect(DependencyRegistry.Tag(Flavor.premium) == DependencyRegistry.Tag(Flavor.premium))
+        #expect(Set([DependencyRegistry.Tag(1), DependencyRegistry.Tag(1), DependencyRegistry.Tag("1")]).count == 2)
+        #expect(DependencyRegistry.Tag(DependencyRegistry.Tag("1")) == DependencyRegistry.Tag("1"))
     }
 
     @Test func missingRegistrationThrowsAnErrorNamingTheTypeAndTheTag() {
         let registry = DependencyRegistry()
-        #expect(throws: RegistryError.notRegistered(type: "FriendsProvider", tag: RegistryTag("me"))) {
+        #expect(
+            throws: DependencyRegistry.Error.notRegistered(type: "FriendsProvider", tag: DependencyRegistry.Tag("me"))
+        ) {
             let _: any FriendsProvider = try registry.resolve(tag: "me")
         }
         do {
@@ -109,7 +111,7 @@ struct DependencyRegistryTests {
             #expect(error.description.contains("FriendsProvider"))
             #expect(error.description.contains("premium"))
         }
-        #expect(throws: RegistryError.notRegistered(type: "Int", tag: nil)) {
+        #expect(throws: DependencyRegistry.Error.notRegistered(type: "Int", tag: nil)) {
             try registry.resolve(Int.self)
         }
     }
@@ -117,7 +119,7 @@ struct DependencyRegistryTests {
     @Test func untaggedLookupDoesNotFallBackToATaggedRegistration() {
         let registry = DependencyRegistry()
         registry.register(String.self, tag: "only", instance: "tagged")
-        #expect(throws: RegistryError.self) { try registry.resolve(String.self) }
+        #expect(throws: DependencyRegistry.Error.self) { try registry.resolve(String.self) }
         #expect(registry.isRegistered(String.self, tag: "only"))
         #expect(!registry.isRegistered(String.self))
     }

@@ -64,7 +64,7 @@ struct EagerStartTests {
         let report = Diagnostics.validate(
             container, [{ _ in _ = try registry.resolve(Store.self) }, { _ = $0.resolveStore() }])
         #expect(report.failures.map(\.index) == [0])
-        #expect(report.failures.first?.error as? RegistryError == .notRegistered(type: "Store", tag: nil))
+        #expect(report.failures.first?.error as? DependencyRegistry.Error == .notRegistered(type: "Store", tag: nil))
         #expect(report.entries[1].error == nil)
         #expect(container.stores.count == 1)
     }

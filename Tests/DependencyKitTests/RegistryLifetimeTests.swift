@@ -64,7 +64,7 @@ struct RegistryLifetimeTests {
             (any Service).self,
             lazyInstance: try LiveService(serial: Self.failingOnce(attempts))
         )
-        #expect(throws: RegistryError.self) { try registry.resolve((any Service).self) }
+        #expect(throws: DependencyRegistry.Error.self) { try registry.resolve((any Service).self) }
         let service: any Service = try registry.resolve()
         #expect(service.serial == 1)
     }
@@ -98,7 +98,7 @@ struct RegistryLifetimeTests {
 
     @Test func optionalResolveOfAMissingRegistrationStillThrows() {
         let registry = DependencyRegistry()
-        #expect(throws: RegistryError.notRegistered(type: "Optional<Service>", tag: nil)) {
+        #expect(throws: DependencyRegistry.Error.notRegistered(type: "Optional<Service>", tag: nil)) {
             try registry.resolve((any Service)?.self)
         }
         let fallback: any Service = FallbackService()

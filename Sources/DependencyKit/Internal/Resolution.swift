@@ -21,8 +21,8 @@ public import DependencyKitAtomics
 /// ```swift
 /// try withResolution(
 ///     "resolve(\(T.self), tag: \(tag))", of: T.self, lifetime: .registry, container: self,
-///     cycleError: RegistryError.cycle
-/// ) { () throws(RegistryError) -> T in … }
+///     cycleError: DependencyRegistry.Error.cycle
+/// ) { () throws(DependencyRegistry.Error) -> T in … }
 /// ```
 /// - Parameters:
 ///   - name: What is being resolved, for messages and for telling resolutions apart (usually the

@@ -139,7 +139,7 @@ extension Diagnostics {
     /// process with the chain named, at the first resolve that reaches it.
     ///
     /// Resolves that take a payload are not listed: validate their factories instead
-    /// (`{ _ = $0.resolveDetailFactory().dependency }`).
+    /// (`{ _ = $0.resolveCardFactory().dependency }`).
     /// - Parameters:
     ///   - container: The container to validate.
     ///   - resolves: Each resolve to try, as a closure that receives the container.

@@ -6,18 +6,18 @@
 ///
 /// ```swift
 /// // In the container:
-/// func resolveUserCellConfigurator() -> UserCell.Configurator {
-///     .init(dependency: .init(avatars: self.resolveAvatarLoader()))
+/// func resolveGreetingCellConfigurator() -> GreetingCell.Configurator {
+///     .init(dependency: .init(greeter: self.resolveGreeter()))
 /// }
 ///
 /// // For each cell the framework hands over:
-/// userCellConfigurator.configure(cell, payload: .init(user: user))
+/// greetingCellConfigurator.configure(cell, payload: .init(name: name))
 /// ```
 ///
 /// The dependency is lazy exactly like a factory's: evaluated on first use, exactly once, even
 /// when many threads configure at the same moment. A configurator is `Sendable` when its
 /// module's `Dependency` is; the module and the payload stay on the caller's thread. Customise
-/// it with `extension Configurator where Module == UserCell { … }`; in tests, use
+/// it with `extension Configurator where Module == GreetingCell { … }`; in tests, use
 /// `Configurator.stub` from DependencyKitTesting.
 public struct Configurator<Module: ConfiguratorModule> {
     @usableFromInline

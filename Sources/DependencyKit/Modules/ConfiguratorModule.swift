@@ -1,37 +1,41 @@
-/// A ``Module`` that something else creates — a framework, a storyboard, a cell queue — and a
-/// ``Configurator`` sets up afterwards from its dependency and a payload.
+/// A type that something else creates — a framework, a storyboard, a cell queue — and a
+/// ``Configurator`` sets up afterwards from a dependency resolved in the composition root and a
+/// payload known only at run time.
 ///
-/// Conforming gives the type a nested `Configurator`:
+/// Like a ``FactoryModule``, it declares its *dependency* and its *payload* as nested types;
+/// either defaults to `Void` when the module needs nothing of that kind. Conforming gives the
+/// type a nested `Configurator`:
 ///
 /// ```swift
-/// final class UserCell: ConfiguratorModule {
-///     struct Dependency: Sendable { let avatars: any AvatarLoading }
-///     struct Payload { let user: User }
+/// final class GreetingCell: ConfiguratorModule {
+///     struct Dependency: Sendable { let greeter: any Greeter }
+///     struct Payload { let name: String }
 ///
 ///     func configure(dependency: Dependency, payload: Payload) {
-///         avatarLoader = dependency.avatars
-///         title = payload.user.name
+///         title = dependency.greeter.greeting(for: payload.name)
 ///     }
 /// }
 ///
 /// // In the container:
-/// func resolveUserCellConfigurator() -> UserCell.Configurator {
-///     .init(dependency: .init(avatars: self.resolveAvatarLoader()))
+/// func resolveGreetingCellConfigurator() -> GreetingCell.Configurator {
+///     .init(dependency: .init(greeter: self.resolveGreeter()))
 /// }
 ///
-/// // In the list, for each cell the framework hands over:
-/// userCellConfigurator.configure(cell, payload: .init(user: user))
+/// // For each cell the framework hands over:
+/// greetingCellConfigurator.configure(cell, payload: .init(name: name))
 /// ```
 ///
 /// The requirement is not `mutating`: configuring means setting up an existing object, so
 /// configurator modules are classes in practice.
-public protocol ConfiguratorModule: Module {
-    // Restated so that Swift infers them from the requirement below (`init(dependency: Int,
-    // payload: Void)` makes `Dependency == Int`); declared only on `Module`, the defaults
-    // would win and such a conformance would not compile.
-    /// What the composition root provides; `Void` by default.
+public protocol ConfiguratorModule {
+    /// What the composition root provides: resolved once, shared by every module configured;
+    /// `Void` by default.
+    ///
+    /// Make it `Sendable` so that the ``Configurator`` holding it is `Sendable` too and can be
+    /// stored in a container and used from any thread.
     associatedtype Dependency = Void
-    /// What the caller provides at run time; `Void` by default.
+
+    /// What the caller provides on each configuration; `Void` by default.
     associatedtype Payload = Void
 
     /// Sets the module up.

@@ -5,12 +5,12 @@
 ///
 /// ```swift
 /// // In the container (the autoclosure escapes, hence `self.`):
-/// func resolveDetailFactory() -> DetailViewModel.Factory {
-///     .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+/// func resolveCardFactory() -> GreetingCard.Factory {
+///     .init(dependency: .init(greeter: self.resolveGreeter()))
 /// }
 ///
 /// // Where the payload is known:
-/// let model = detailFactory.create(payload: .init(userID: 42))
+/// let card = cardFactory.create(payload: .init(name: "Ada"))
 /// ```
 ///
 /// ## The dependency is lazy
@@ -28,9 +28,9 @@
 /// construction path, an extra argument, an adapter for a router:
 ///
 /// ```swift
-/// extension Factory where Module == DetailViewModel {
-///     func create(userID: User.ID) -> DetailViewModel {
-///         create(payload: .init(userID: userID))
+/// extension Factory where Module == GreetingCard {
+///     func create(for name: String) -> GreetingCard {
+///         create(payload: .init(name: name))
 ///     }
 /// }
 /// ```
@@ -43,7 +43,7 @@
 /// neither needs to be `Sendable`.
 ///
 /// A main-actor module — a view controller — conforms with an isolated conformance,
-/// `extension DetailViewController: @MainActor FactoryModule`; the compiler then allows its
+/// `extension GreetingViewController: @MainActor FactoryModule`; the compiler then allows its
 /// factory to create only from the main actor.
 ///
 /// In tests, `Factory.stub` from DependencyKitTesting makes a factory that returns a given

@@ -1,31 +1,39 @@
-/// A ``Module`` that a ``Factory`` creates from its dependency and a payload.
+/// A type that a ``Factory`` creates from a dependency resolved in the composition root and a
+/// payload known only at run time.
+///
+/// The model comes from Pure: a greeting card needs the greeter the composition root owns (its
+/// *dependency*) and the name the user typed (its *payload*). Declare both as nested types;
+/// either defaults to `Void` when the module needs nothing of that kind. A module that something
+/// else creates, and that is only set up afterwards, is a ``ConfiguratorModule`` instead.
 ///
 /// Conforming gives the type a nested `Factory`, so the composition root can write
-/// `DetailViewModel.Factory(dependency: …)` and the caller `factory.create(payload: …)`:
+/// `GreetingCard.Factory(dependency: …)` and the caller `factory.create(payload: …)`:
 ///
 /// ```swift
-/// final class DetailViewModel: FactoryModule {
-///     struct Dependency: Sendable { let usersWorker: any UsersWorkerType }
-///     struct Payload { let userID: User.ID }
+/// final class GreetingCard: FactoryModule {
+///     struct Dependency: Sendable { let greeter: any Greeter }
+///     struct Payload { let name: String }
 ///
 ///     init(dependency: Dependency, payload: Payload) { … }
 /// }
 ///
 /// // In the container:
-/// func resolveDetailFactory() -> DetailViewModel.Factory {
-///     .init(dependency: .init(usersWorker: self.resolveUsersWorker()))
+/// func resolveCardFactory() -> GreetingCard.Factory {
+///     .init(dependency: .init(greeter: self.resolveGreeter()))
 /// }
 ///
-/// // In the list screen, when a row is tapped:
-/// let model = detailFactory.create(payload: .init(userID: user.id))
+/// // Where the name is known:
+/// let card = cardFactory.create(payload: .init(name: "Ada"))
 /// ```
-public protocol FactoryModule: Module {
-    // Restated so that Swift infers them from the requirement below (`init(dependency: Int,
-    // payload: Void)` makes `Dependency == Int`); declared only on `Module`, the defaults
-    // would win and such a conformance would not compile.
-    /// What the composition root provides; `Void` by default.
+public protocol FactoryModule {
+    /// What the composition root provides: resolved once, shared by every module made; `Void`
+    /// by default.
+    ///
+    /// Make it `Sendable` so that the ``Factory`` holding it is `Sendable` too and can be stored
+    /// in a container and used from any thread.
     associatedtype Dependency = Void
-    /// What the caller provides at run time; `Void` by default.
+
+    /// What the caller provides on each creation; `Void` by default.
     associatedtype Payload = Void
 
     /// Creates the module.

@@ -11,7 +11,7 @@ extension DependencyRegistry {
     /// The instance expression is evaluated lazily, like `??`'s right-hand side. If many threads
     /// resolve it first at the same moment, it is evaluated once and the others wait
     /// for its instance. If it throws, nothing is kept and the next resolve tries again; the
-    /// resolve throws ``RegistryError/factoryFailed(type:tag:reason:)``.
+    /// resolve throws ``DependencyRegistry/Error/factoryFailed(type:tag:reason:)``.
     /// - Parameters:
     ///   - type: The type resolved; inferred from `make` when omitted.
     ///   - tag: The tag to register under, or `nil` for the fallback registration.

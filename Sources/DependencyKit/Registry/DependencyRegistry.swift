@@ -20,7 +20,7 @@
 ///
 /// - **Fallback.** Resolving with a tag uses the registration under that tag, else the
 ///   untagged one; a factory receives the tag that was asked for either way.
-/// - **Errors, not crashes.** A missing registration throws ``RegistryError/notRegistered(type:tag:)``,
+/// - **Errors, not crashes.** A missing registration throws ``DependencyRegistry/Error/notRegistered(type:tag:)``,
 ///   which names the type and the tag.
 /// - **Replace.** Registering again for the same type and tag replaces the registration.
 /// - **Thread-safe.** Register and resolve from any thread. Factories run outside the
@@ -40,14 +40,14 @@
 public final class DependencyRegistry: Sendable {
     private struct Key: Hashable {
         let type: ObjectIdentifier
-        let tag: RegistryTag?
+        let tag: Tag?
     }
 
     @usableFromInline
     struct Registration: Sendable {
         enum Source: Sendable {
             case instance(any Sendable)
-            case factory(@Sendable (RegistryTag?) throws -> Any)
+            case factory(@Sendable (Tag?) throws -> Any)
             /// An instance made on first resolve, exactly once (see `register(_:tag:lazyInstance:)`).
             case lazyInstance(OnceCell<any Sendable>, @Sendable () throws -> any Sendable)
             /// An instance held weakly, made again once gone (see `register(_:tag:weakInstance:)`).
@@ -60,7 +60,7 @@ public final class DependencyRegistry: Sendable {
         /// This registration's name in diagnostics when resolved under its own tag.
         let name: String
 
-        init(_ source: Source, type: Any.Type, tag: RegistryTag?) {
+        init(_ source: Source, type: Any.Type, tag: Tag?) {
             self.source = source
             typeName = String(describing: type)
             name = Self.name(typeName, tag: tag)
@@ -69,13 +69,13 @@ public final class DependencyRegistry: Sendable {
         /// Diagnostics tell resolutions apart by name, type and registry; the name carries the
         /// tag, because a factory registered under one tag may legitimately resolve the same type
         /// under another (a decorator over the untagged registration).
-        static func name(_ typeName: String, tag: RegistryTag?) -> String {
+        static func name(_ typeName: String, tag: Tag?) -> String {
             tag.map { "resolve(\(typeName), tag: \($0))" } ?? "resolve(\(typeName))"
         }
 
         /// The instance, or a new value from the factory for the requested tag.
         @usableFromInline
-        func value(for tag: RegistryTag?) throws(RegistryError) -> Any {
+        func value(for tag: Tag?) throws(Error) -> Any {
             do {
                 switch source {
                 case .instance(let instance): return instance
@@ -92,7 +92,7 @@ public final class DependencyRegistry: Sendable {
                         }
                     )
                 }
-            } catch let error as RegistryError {
+            } catch let error as Error {
                 throw error
             } catch {
                 throw .factoryFailed(type: typeName, tag: tag, reason: String(describing: error))
@@ -127,9 +127,9 @@ public final class DependencyRegistry: Sendable {
     ///     `(any FriendsProvider).self`; inferred from `factory` when omitted.
     ///   - tag: The tag to register under, or `nil` for the fallback registration.
     ///   - factory: Makes a value. Runs outside the registry's lock. It may resolve other
-    ///     registrations with `try`: their ``RegistryError``s (a missing registration, a cycle)
+    ///     registrations with `try`: their ``DependencyRegistry/Error``s (a missing registration, a cycle)
     ///     reach the caller of ``resolve(_:tag:)`` as they are; any other error it throws arrives
-    ///     as ``RegistryError/factoryFailed(type:tag:reason:)``.
+    ///     as ``DependencyRegistry/Error/factoryFailed(type:tag:reason:)``.
     public func register<T>(
         _ type: T.Type = T.self,
         tag: (any Hashable & Sendable)? = nil,
@@ -157,7 +157,7 @@ public final class DependencyRegistry: Sendable {
     public func register<T>(
         _ type: T.Type = T.self,
         tag: (any Hashable & Sendable)? = nil,
-        factory: @escaping @Sendable (RegistryTag?) throws -> T
+        factory: @escaping @Sendable (Tag?) throws -> T
     ) {
         store(.factory(factory), type: type, tag: tag)
     }
@@ -168,7 +168,7 @@ public final class DependencyRegistry: Sendable {
     ///   - tag: The tag it was registered under, or `nil` for the untagged registration.
     public func unregister<T>(_ type: T.Type, tag: (any Hashable & Sendable)? = nil) {
         let removed = registrations.withLock {
-            $0.removeValue(forKey: Key(type: ObjectIdentifier(type), tag: tag.map(RegistryTag.init)))
+            $0.removeValue(forKey: Key(type: ObjectIdentifier(type), tag: tag.map(Tag.init)))
         }
         withExtendedLifetime(removed) {}
     }
@@ -179,7 +179,7 @@ public final class DependencyRegistry: Sendable {
     ///   - tag: The requested tag, or `nil`.
     /// - Returns: `true` if ``resolve(_:tag:)`` would not throw.
     public func isRegistered<T>(_ type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
-        lookup(ObjectIdentifier(type), tag: tag.map(RegistryTag.init)) != nil
+        lookup(ObjectIdentifier(type), tag: tag.map(Tag.init)) != nil
     }
 
     /// Returns the registered instance, or a new value from the registered factory.
@@ -193,21 +193,21 @@ public final class DependencyRegistry: Sendable {
     ///   - type: The requested type; inferred from the context when omitted.
     ///   - tag: The tag to look for first; the untagged registration is the fallback.
     /// - Returns: The instance or a new value.
-    /// - Throws: ``RegistryError/notRegistered(type:tag:)`` when neither the tagged nor the
-    ///   untagged registration exists; ``RegistryError/cycle(_:)`` when cycle checking is on and
+    /// - Throws: ``DependencyRegistry/Error/notRegistered(type:tag:)`` when neither the tagged nor the
+    ///   untagged registration exists; ``DependencyRegistry/Error/cycle(_:)`` when cycle checking is on and
     ///   this resolution is already in progress in the current task (a factory that resolves what
     ///   it is registered for).
     @inlinable
-    public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(RegistryError) -> T {
-        let requestedTag = tag.map(RegistryTag.init)
+    public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(Error) -> T {
+        let requestedTag = tag.map(Tag.init)
         let (registration, name) = try registration(for: type, tag: requestedTag)
         return try withResolution(
             name,
             of: type,
             lifetime: .registry,
             container: self,
-            cycleError: RegistryError.cycle
-        ) { () throws(RegistryError) -> T in
+            cycleError: Error.cycle
+        ) { () throws(Error) -> T in
             let value = try registration.value(for: requestedTag)
             guard let typed = value as? T else {
                 fatalError("A registration for \(T.self) produced a \(Swift.type(of: value))")
@@ -220,8 +220,8 @@ public final class DependencyRegistry: Sendable {
     @usableFromInline
     func registration(
         for type: Any.Type,
-        tag: RegistryTag?
-    ) throws(RegistryError) -> (registration: Registration, name: String) {
+        tag: Tag?
+    ) throws(Error) -> (registration: Registration, name: String) {
         // `try? registry.resolve() ?? fallback` asks for `Optional<T>`: serve it from `T`'s registration.
         guard
             let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: tag)
@@ -235,7 +235,7 @@ public final class DependencyRegistry: Sendable {
     }
 
     /// The registration for `type` under `tag`, else the untagged one (a fallback).
-    private func lookup(_ type: ObjectIdentifier, tag: RegistryTag?) -> (Registration, isFallback: Bool)? {
+    private func lookup(_ type: ObjectIdentifier, tag: Tag?) -> (Registration, isFallback: Bool)? {
         registrations.withLock { registrations in
             if let tag, let tagged = registrations[Key(type: type, tag: tag)] { return (tagged, false) }
             return registrations[Key(type: type, tag: nil)].map { ($0, tag != nil) }
@@ -243,7 +243,7 @@ public final class DependencyRegistry: Sendable {
     }
 
     func store(_ source: Registration.Source, type: Any.Type, tag: (any Hashable & Sendable)?) {
-        let tag = tag.map(RegistryTag.init)
+        let tag = tag.map(Tag.init)
         let registration = Registration(source, type: type, tag: tag)
         // The replaced registration is released after unlocking: dropping the last reference to
         // an instance runs its deinit, which is user code.
@@ -251,5 +251,108 @@ public final class DependencyRegistry: Sendable {
             $0.updateValue(registration, forKey: Key(type: ObjectIdentifier(type), tag: tag))
         }
         withExtendedLifetime(replaced) {}
+    }
+}
+
+extension DependencyRegistry {
+    /// The tag of a registration in a ``DependencyRegistry``: any `Hashable & Sendable` value.
+    ///
+    /// Registries take tags as plain values — a `String`, an enum case, a tenant identifier — and
+    /// wrap them in a `Tag`; you meet the wrapper in a factory that receives the requested
+    /// tag and in ``DependencyRegistry/Error``. Two tags are equal when their values have the same type and
+    /// are equal. Tags appear in errors and traces: never use a secret as a tag.
+    ///
+    /// ```swift
+    /// registry.register((any FriendsProvider).self) { tag in
+    ///     DummyFriendsProvider(user: tag?.value(as: String.self) ?? "Jane Doe")
+    /// }
+    /// ```
+    public struct Tag: Hashable, Sendable, CustomStringConvertible {
+        /// The wrapped value.
+        public let base: any Hashable & Sendable
+
+        /// Wraps a tag value.
+        /// - Parameter base: The tag; wrapping a `Tag` returns it unchanged.
+        public init(_ base: any Hashable & Sendable) {
+            if let tag = base as? Tag {
+                self = tag
+            } else {
+                self.base = base
+            }
+        }
+
+        /// The tag's value if it is a `Value`.
+        /// - Parameter type: The type to read the value as.
+        /// - Returns: The value, or `nil` if the tag holds another type.
+        public func value<Value>(as type: Value.Type = Value.self) -> Value? {
+            base as? Value
+        }
+
+        /// The tag as written in code: `"me"` for a string, `premium` for an enum case.
+        public var description: String {
+            if let string = base as? String { return "\"\(string)\"" }
+            return String(describing: base)
+        }
+
+        /// Whether two tags hold equal values of the same type.
+        /// - Parameters:
+        ///   - lhs: A tag.
+        ///   - rhs: Another tag.
+        /// - Returns: `true` when both wrap the same type and the values are equal.
+        public static func == (lhs: Tag, rhs: Tag) -> Bool {
+            // Compared by exact type first: `AnyHashable` would call `1` and `UInt8(1)` the same tag.
+            guard type(of: lhs.base) == type(of: rhs.base) else { return false }
+            func isEqual<Value: Hashable>(_ value: Value) -> Bool { rhs.base as? Value == value }
+            return isEqual(lhs.base)
+        }
+
+        /// Hashes the value together with its type, consistent with ``==(_:_:)``.
+        /// - Parameter hasher: The hasher to feed.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(type(of: base)))
+            base.hash(into: &hasher)
+        }
+    }
+}
+
+extension DependencyRegistry {
+    /// Why a ``DependencyRegistry`` could not resolve a type.
+    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        /// Nothing is registered for `type` — neither with `tag` (when one was asked for) nor
+        /// without a tag.
+        /// - Parameters:
+        ///   - type: The requested type as the runtime prints it (`FriendsProvider` for
+        ///     `any FriendsProvider`).
+        ///   - tag: The requested tag, if any.
+        case notRegistered(type: String, tag: Tag?)
+
+        /// The resolution requires itself: a registered factory resolved, directly or through other
+        /// registrations, what it is registered for. Thrown when cycle checking is on (see
+        /// ``Diagnostics/checksCycles``), so a test can catch it.
+        /// - Parameter cycle: The chain of resolutions, outermost first.
+        case cycle(Diagnostics.CycleError)
+
+        /// The registered factory for `type` threw an error of its own.
+        /// - Parameters:
+        ///   - type: The registered type as the runtime prints it.
+        ///   - tag: The tag of the registration that threw, if any.
+        ///   - reason: The factory's error, as it describes itself.
+        case factoryFailed(type: String, tag: Tag?, reason: String)
+
+        /// A one-line explanation that names the type and the tag.
+        public var description: String {
+            switch self {
+            case .notRegistered(let type, nil):
+                "No registration for \(type)"
+            case .notRegistered(let type, let tag?):
+                "No registration for \(type) with tag \(tag), and none without a tag"
+            case .cycle(let cycle):
+                cycle.description
+            case .factoryFailed(let type, nil, let reason):
+                "The factory registered for \(type) failed: \(reason)"
+            case .factoryFailed(let type, let tag?, let reason):
+                "The factory registered for \(type) with tag \(tag) failed: \(reason)"
+            }
+        }
     }
 }
