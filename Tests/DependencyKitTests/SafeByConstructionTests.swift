@@ -157,17 +157,16 @@ final class SectionPage: FactoryModule, Sendable {
         #expect(levels == 16)
     }
 
+    /// Thrown in every build: by the cycle check where it is on (debug), by the depth guard where
+    /// it is off (release).
     @Test func aRegistryCycleIsThrownNotTrapped() {
-        #expect(Diagnostics.checksCycles)
         do {
             _ = try loopingPluginRegistry().resolve((any Plugin).self, tag: "a")
             Issue.record("expected a cycle")
         } catch .cycle(let cycle) {
-            #expect(
-                cycle.chain.map(\.name) == [
-                    "resolve(Plugin, tag: \"a\")", "resolve(Plugin, tag: \"b\")", "resolve(Plugin, tag: \"a\")",
-                ]
-            )
+            let names = cycle.chain.map(\.name)
+            #expect(names.first == names.last)
+            #expect(Set(names) == ["resolve(Plugin, tag: \"a\")", "resolve(Plugin, tag: \"b\")"])
         } catch {
             Issue.record("unexpected \(error)")
         }

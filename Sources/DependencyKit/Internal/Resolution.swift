@@ -47,9 +47,9 @@ package func withResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
-    // Resolutions that throw their cycles, or carry payloads, are not counted: only the builders of
-    // a resolve method nest without end when a graph requires itself.
-    let countsDepth = cycleError == nil && !lifetime.carriesPayload
+    // Resolutions that carry payloads are not counted: recursion through factories ends with its
+    // payloads. Everything else (builders, the registry) nests without end when it requires itself.
+    let countsDepth = !lifetime.carriesPayload
     let depth = countsDepth ? dk_resolution_depth_enter() : 0
     defer { if countsDepth { dk_resolution_depth_exit() } }
     if _slowPath(DiagnosticsWord.isActive || depth > RunawayResolution.depthLimit) {
@@ -113,8 +113,13 @@ func diagnosedResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
-    if depth > RunawayResolution.depthLimit {
-        RunawayResolution.record(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    if depth > RunawayResolution.depthLimit,
+        let cycle = RunawayResolution.record(
+            name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    {
+        // A resolution that throws its cycles (the registry) throws this one too; others stop.
+        guard let cycleError else { fatalError(cycle.trapMessage + RunawayResolution.runawayNote) }
+        throw cycleError(cycle)
     }
     guard DiagnosticsWord.isActive,
         let frame = try ResolutionFrame.enter(
@@ -242,7 +247,7 @@ enum RunawayResolution {
         var entries: [Entry] = []
     }
 
-    /// Records one resolution past the depth limit; stops the process when it repeats one.
+    /// Records one resolution past the depth limit; returns the cycle it closes when it repeats one.
     @usableFromInline
     static func record(
         _ name: String,
@@ -250,7 +255,7 @@ enum RunawayResolution {
         lifetime: Diagnostics.Lifetime,
         container: AnyObject?,
         implementer: (any AnyObject.Type)?
-    ) {
+    ) -> Diagnostics.CycleError? {
         let record: Record
         if let raw = dk_runaway_record_get() {
             record = Unmanaged<Record>.fromOpaque(raw).takeUnretainedValue()
@@ -275,8 +280,9 @@ enum RunawayResolution {
         if let start = record.entries.lastIndex(where: {
             $0.name == name && $0.typeID == typeID && $0.containerID == containerID
         }) {
-            let cycle = Diagnostics.CycleError(chain: record.entries[start...].map(\.step) + [step])
-            fatalError(cycle.trapMessage + runawayNote)
+            let chain = Array(record.entries[start...].map(\.step)) + [step]
+            record.entries.removeAll()
+            return Diagnostics.CycleError(chain: chain)
         }
         record.entries.append(
             Record.Entry(depth: depth, name: name, typeID: typeID, containerID: containerID, step: step)
@@ -293,9 +299,10 @@ enum RunawayResolution {
                 """
             )
         }
+        return nil
     }
 
-    private static let runawayNote = """
+    static let runawayNote = """
 
         Found because resolutions nested more than \(depthLimit) deep on one thread. A resolve in \
         the cycle that builds its value without `fresh {}`, `live {}` or `shared {}` is not listed: \
