@@ -317,10 +317,9 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inlinable
     @inline(__always)
     func scopedContainerThroughTaskLocal() -> Container? {
-        let head = ScopeFrame.chain
-        return withExtendedLifetime(head) {
-            scopedContainer(from: UnsafeRawPointer(Unmanaged.passUnretained(head).toOpaque()))
-        }
+        // Borrowed: the binding that stored the head keeps it alive until it is popped, and it
+        // cannot be popped while this synchronous read runs in the task that sees it.
+        scopedContainer(from: ScopeFrame.borrowedHead)
     }
 
     /// The innermost container of this storage in the chain that starts at `head`, walked without
