@@ -1,10 +1,12 @@
-/// The failures of an eager start-up: every listed resolve that threw, together.
-public struct StartUpError: Error, CustomStringConvertible {
-    /// What each listed resolve did, and the graph of them all.
-    public let report: ResolutionReport
+extension Diagnostics {
+    /// The failures of an eager start-up: every listed resolve that threw, together.
+    public struct StartUpError: Error, CustomStringConvertible {
+        /// What each listed resolve did, and the graph of them all.
+        public let report: Report
 
-    /// Every failure on a line of its own, then the resolution graph.
-    public var description: String { "Start-up failed. \(report)" }
+        /// Every failure on a line of its own, then the resolution graph.
+        public var description: String { "Start-up failed. \(report)" }
+    }
 }
 
 extension DependencyResolving {
@@ -26,11 +28,11 @@ extension DependencyResolving {
     /// resolves are listed; see ``Diagnostics/validate(_:_:)``.)
     /// - Parameter resolves: The resolves to run now, each a closure receiving this container.
     /// - Returns: What each resolve did and the graph of the start-up, when none failed.
-    /// - Throws: ``StartUpError`` listing every resolve that threw.
+    /// - Throws: ``Diagnostics/StartUpError`` listing every resolve that threw.
     @discardableResult
-    public func warmUp(_ resolves: [(Self) throws -> Void]) throws(StartUpError) -> ResolutionReport {
-        let report = ResolutionReport.run(self, resolves)
-        guard report.succeeded else { throw StartUpError(report: report) }
+    public func warmUp(_ resolves: [(Self) throws -> Void]) throws(Diagnostics.StartUpError) -> Diagnostics.Report {
+        let report = Diagnostics.Report.run(self, resolves)
+        guard report.succeeded else { throw Diagnostics.StartUpError(report: report) }
         return report
     }
 
@@ -44,14 +46,14 @@ extension DependencyResolving {
     ///   - isolation: The caller's isolation, inherited by the resolves.
     ///   - resolves: The resolves to run now.
     /// - Returns: What each resolve did, when none failed.
-    /// - Throws: ``StartUpError`` listing every resolve that threw.
+    /// - Throws: ``Diagnostics/StartUpError`` listing every resolve that threw.
     @discardableResult
     public func warmUp(
         isolation: isolated (any Actor)? = #isolation,
         _ resolves: [(Self) async throws -> Void]
-    ) async throws(StartUpError) -> ResolutionReport {
-        let report = await ResolutionReport.run(self, isolation: isolation, resolves)
-        guard report.succeeded else { throw StartUpError(report: report) }
+    ) async throws(Diagnostics.StartUpError) -> Diagnostics.Report {
+        let report = await Diagnostics.Report.run(self, isolation: isolation, resolves)
+        guard report.succeeded else { throw Diagnostics.StartUpError(report: report) }
         return report
     }
 }

@@ -1,106 +1,108 @@
-/// What resolving a list of a container's dependencies found: each resolve, what it threw, and the
-/// resolution graph of them all.
-///
-/// Made by ``Diagnostics/validate(_:_:)`` for tests and by
-/// ``DependencyResolving/warmUp(_:)`` at start-up.
-public struct ResolutionReport: Sendable, CustomStringConvertible {
-    /// One listed resolve and how it went.
-    public struct Entry: Sendable {
-        /// The position of the resolve in the list, from `0`.
-        public let index: Int
-        /// The outermost resolve it performed (`resolveDatabase()`), or `#index` when it performed
-        /// none.
-        public let name: String
-        /// What it threw, or `nil` if it succeeded.
-        public let error: (any Error)?
-        /// The resolutions it performed.
-        public let graph: ResolutionGraph
-    }
-
-    /// Every listed resolve, in the order listed.
-    public let entries: [Entry]
-
-    /// The resolves that threw.
-    public var failures: [Entry] { entries.filter { $0.error != nil } }
-
-    /// Whether every listed resolve succeeded.
-    public var succeeded: Bool { failures.isEmpty }
-
-    /// The resolution graph of every listed resolve: one root per resolve.
-    public var graph: ResolutionGraph {
-        var nodes: [ResolutionGraph.Node] = []
-        var roots: [Int] = []
-        for entry in entries {
-            let offset = nodes.count
-            roots += entry.graph.roots.map { $0.id + offset }
-            nodes += entry.graph.nodes.map { node in
-                ResolutionGraph.Node(
-                    id: node.id + offset,
-                    name: node.name,
-                    requestedType: node.requestedType,
-                    resolvedType: node.resolvedType,
-                    lifetime: node.lifetime,
-                    container: node.container,
-                    implementer: node.implementer,
-                    childIDs: node.childIDs.map { $0 + offset }
-                )
-            }
+extension Diagnostics {
+    /// What resolving a list of a container's dependencies found: each resolve, what it threw, and the
+    /// resolution graph of them all.
+    ///
+    /// Made by ``Diagnostics/validate(_:_:)`` for tests and by
+    /// ``DependencyResolving/warmUp(_:)`` at start-up.
+    public struct Report: Sendable, CustomStringConvertible {
+        /// One listed resolve and how it went.
+        public struct Entry: Sendable {
+            /// The position of the resolve in the list, from `0`.
+            public let index: Int
+            /// The outermost resolve it performed (`resolveDatabase()`), or `#index` when it performed
+            /// none.
+            public let name: String
+            /// What it threw, or `nil` if it succeeded.
+            public let error: (any Error)?
+            /// The resolutions it performed.
+            public let graph: ResolutionGraph
         }
-        return ResolutionGraph(nodes: nodes, roots: roots)
-    }
 
-    /// Each failure on a line of its own, then the whole graph.
-    public var description: String {
-        let failed = failures
-        var lines = [
-            failed.isEmpty
-                ? "All \(entries.count) resolves succeeded."
-                : "\(failed.count) of \(entries.count) resolves failed:"
-        ]
-        lines += failed.map { "✗ \($0.name): \(String(describing: $0.error!))" }
-        lines.append(graph.renderText())
-        return lines.joined(separator: "\n")
-    }
+        /// Every listed resolve, in the order listed.
+        public let entries: [Entry]
 
-    /// Runs each resolve in a trace of its own and records how it went.
-    static func run<C>(_ container: C, _ resolves: [(C) throws -> Void]) -> ResolutionReport {
-        ResolutionReport(
-            entries: resolves.enumerated().map { index, resolve in
-                let (outcome, graph) = Diagnostics.trace { () -> Result<Void, any Error> in
-                    Result { try resolve(container) }
-                }
-                return Entry(index: index, name: name(of: graph, index: index), outcome: outcome, graph: graph)
-            }
-        )
-    }
+        /// The resolves that threw.
+        public var failures: [Entry] { entries.filter { $0.error != nil } }
 
-    /// Runs each asynchronous resolve in a trace of its own and records how it went.
-    static func run<C>(
-        _ container: C,
-        isolation: isolated (any Actor)?,
-        _ resolves: [(C) async throws -> Void]
-    ) async -> ResolutionReport {
-        var entries: [Entry] = []
-        for (index, resolve) in resolves.enumerated() {
-            let (outcome, graph) = await Diagnostics.trace(isolation: isolation) {
-                () async -> Result<Void, any Error> in
-                do {
-                    return .success(try await resolve(container))
-                } catch {
-                    return .failure(error)
+        /// Whether every listed resolve succeeded.
+        public var succeeded: Bool { failures.isEmpty }
+
+        /// The resolution graph of every listed resolve: one root per resolve.
+        public var graph: ResolutionGraph {
+            var nodes: [ResolutionGraph.Node] = []
+            var roots: [Int] = []
+            for entry in entries {
+                let offset = nodes.count
+                roots += entry.graph.roots.map { $0.id + offset }
+                nodes += entry.graph.nodes.map { node in
+                    ResolutionGraph.Node(
+                        id: node.id + offset,
+                        name: node.name,
+                        requestedType: node.requestedType,
+                        resolvedType: node.resolvedType,
+                        lifetime: node.lifetime,
+                        container: node.container,
+                        implementer: node.implementer,
+                        childIDs: node.childIDs.map { $0 + offset }
+                    )
                 }
             }
-            entries.append(Entry(index: index, name: name(of: graph, index: index), outcome: outcome, graph: graph))
+            return ResolutionGraph(nodes: nodes, roots: roots)
         }
-        return ResolutionReport(entries: entries)
-    }
 
-    private static func name(of graph: ResolutionGraph, index: Int) -> String {
-        graph.roots.first?.name ?? "#\(index)"
+        /// Each failure on a line of its own, then the whole graph.
+        public var description: String {
+            let failed = failures
+            var lines = [
+                failed.isEmpty
+                    ? "All \(entries.count) resolves succeeded."
+                    : "\(failed.count) of \(entries.count) resolves failed:"
+            ]
+            lines += failed.map { "✗ \($0.name): \(String(describing: $0.error!))" }
+            lines.append(graph.renderText())
+            return lines.joined(separator: "\n")
+        }
+
+        /// Runs each resolve in a trace of its own and records how it went.
+        static func run<C>(_ container: C, _ resolves: [(C) throws -> Void]) -> Report {
+            Report(
+                entries: resolves.enumerated().map { index, resolve in
+                    let (outcome, graph) = Diagnostics.trace { () -> Result<Void, any Error> in
+                        Result { try resolve(container) }
+                    }
+                    return Entry(index: index, name: name(of: graph, index: index), outcome: outcome, graph: graph)
+                }
+            )
+        }
+
+        /// Runs each asynchronous resolve in a trace of its own and records how it went.
+        static func run<C>(
+            _ container: C,
+            isolation: isolated (any Actor)?,
+            _ resolves: [(C) async throws -> Void]
+        ) async -> Report {
+            var entries: [Entry] = []
+            for (index, resolve) in resolves.enumerated() {
+                let (outcome, graph) = await Diagnostics.trace(isolation: isolation) {
+                    () async -> Result<Void, any Error> in
+                    do {
+                        return .success(try await resolve(container))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                entries.append(Entry(index: index, name: name(of: graph, index: index), outcome: outcome, graph: graph))
+            }
+            return Report(entries: entries)
+        }
+
+        private static func name(of graph: ResolutionGraph, index: Int) -> String {
+            graph.roots.first?.name ?? "#\(index)"
+        }
     }
 }
 
-extension ResolutionReport.Entry {
+extension Diagnostics.Report.Entry {
     init(index: Int, name: String, outcome: Result<Void, any Error>, graph: ResolutionGraph) {
         self.index = index
         self.name = name
@@ -132,7 +134,7 @@ extension Diagnostics {
     /// ```
     ///
     /// Every resolve runs, even after one fails; each is traced, and the report's
-    /// ``ResolutionReport/graph`` draws them all. A resolve that throws (a tagged registry's
+    /// ``Report/graph`` draws them all. A resolve that throws (a tagged registry's
     /// missing registration or cycle, a throwing resolve) is reported as a failure. A cycle
     /// through resolves that cannot throw has no value to return and cannot be reported: with
     /// cycle checking on (the default in debug builds, see ``checksCycles``) it stops the
@@ -147,8 +149,8 @@ extension Diagnostics {
     public static func validate<C: DependencyResolving>(
         _ container: C,
         _ resolves: [(C) throws -> Void]
-    ) -> ResolutionReport {
-        ResolutionReport.run(container, resolves)
+    ) -> Report {
+        Report.run(container, resolves)
     }
 
     /// Resolves each listed asynchronous dependency of `container` and reports every failure.
@@ -164,7 +166,7 @@ extension Diagnostics {
         _ container: C,
         isolation: isolated (any Actor)? = #isolation,
         _ resolves: [(C) async throws -> Void]
-    ) async -> ResolutionReport {
-        await ResolutionReport.run(container, isolation: isolation, resolves)
+    ) async -> Report {
+        await Report.run(container, isolation: isolation, resolves)
     }
 }
