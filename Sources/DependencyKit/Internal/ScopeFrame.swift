@@ -41,7 +41,7 @@ package final class ScopeFrame: Sendable {
     @inlinable
     @inline(__always)
     static var borrowedHead: UnsafeRawPointer? {
-        dk_swift_task_localValueGet(UnsafeRawPointer(bitPattern: chainKey).unsafelyUnwrapped)?
+        runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: chainKey).unsafelyUnwrapped)?
             .load(as: UnsafeRawPointer?.self)
     }
 
@@ -147,4 +147,4 @@ package final class ScopeFrame: Sendable {
 /// standard library declares it, so a read can borrow the stored value instead of copying it.
 @usableFromInline
 @_silgen_name("swift_task_localValueGet")
-func dk_swift_task_localValueGet(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
+func runtimeTaskLocalValue(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
