@@ -7,8 +7,12 @@
 /// cell, it follows the chain "this cell's creator waits for that cell, whose creator waits
 /// for…"; if the chain comes back to itself, the graph is cyclic.
 ///
-/// Only creations and waits touch this table — never a lookup that finds a ready value. Lock
-/// order: a cell's mutex may be held while taking this lock, never the reverse.
+/// Only waits touch this table — never a lookup that finds a ready value, and never a creation
+/// nobody waits for: the first thread to wait for a cell records who creates it (read from the
+/// cell's state under the cell's lock) and how to name it, so an uncontended creation costs no
+/// global lock and builds no string. Every creation in a circle has a waiter, so every one is
+/// recorded and named. Lock order: a cell's mutex may be held while taking this lock, never the
+/// reverse.
 package enum CreationWaits {
     private struct Creation {
         let thread: UInt
@@ -25,22 +29,32 @@ package enum CreationWaits {
     /// An identifier of the calling thread, unique among live threads.
     package static var currentThread: UInt { PlatformLock.currentThread }
 
-    /// Records that `thread` has started creating `cell`'s value.
-    package static func began(_ cell: ObjectIdentifier, on thread: UInt, description: String) {
-        graph.withLock { $0.creations[cell] = Creation(thread: thread, description: description) }
-    }
-
-    /// Records that the creation of `cell`'s value is over; call it while the cell's state
-    /// leaves "creating", so that no walk follows a creator that has moved on.
+    /// Records that the creation of `cell`'s value is over; call it, if anyone waited for the
+    /// creation, while the cell's state leaves "creating", so that no walk follows a creator that
+    /// has moved on.
     package static func ended(_ cell: ObjectIdentifier) {
         graph.withLock { _ = $0.creations.removeValue(forKey: cell) }
     }
 
-    /// Records that `thread` is about to wait for `cell`, unless that closes a circle.
+    /// Records that `thread` is about to wait for `cell`, which `creator` is creating, unless that
+    /// closes a circle. Call it while holding the cell's lock.
+    /// - Parameters:
+    ///   - thread: The waiting thread.
+    ///   - cell: The cell it waits for.
+    ///   - creator: The thread creating the cell's value.
+    ///   - describe: Names the cell's value; called only by the first waiter of a creation.
     /// - Returns: `nil` when waiting is safe; otherwise the circle, as the descriptions of the
     ///   creations in it, starting and ending with the one `thread` itself is running.
-    package static func wait(_ thread: UInt, for cell: ObjectIdentifier) -> [String]? {
+    package static func wait(
+        _ thread: UInt,
+        for cell: ObjectIdentifier,
+        createdBy creator: UInt,
+        describedBy describe: () -> String
+    ) -> [String]? {
         graph.withLock { graph in
+            if graph.creations[cell] == nil {
+                graph.creations[cell] = Creation(thread: creator, description: describe())
+            }
             var chain: [String] = []
             var current = cell
             while let creation = graph.creations[current], chain.count <= graph.creations.count {
@@ -56,7 +70,6 @@ package enum CreationWaits {
         }
     }
 
-    /// Records that `thread` no longer waits.
     package static func stopWaiting(_ thread: UInt) {
         graph.withLock { _ = $0.waits.removeValue(forKey: thread) }
     }

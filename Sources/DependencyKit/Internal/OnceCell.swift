@@ -36,6 +36,9 @@ package final class OnceCell<Value>: @unchecked Sendable {
     var state = State.empty
     /// How many creations have begun, so that a waiter can tell one long creation from several.
     private var creations = 0
+    /// Whether a thread has waited for the creation in progress (and so registered it with
+    /// ``CreationWaits``); guarded by the lock.
+    private var waitedFor = false
     /// `1` once the cell holds a value that will never be replaced; see ``settle()``.
     @usableFromInline
     let settled = AtomicWord(0)
@@ -102,7 +105,8 @@ package final class OnceCell<Value>: @unchecked Sendable {
                         "Dependency cycle: \(describe()) was requested again while it was being created"
                     )
                 }
-                if let circle = CreationWaits.wait(me, for: cell) {
+                waitedFor = true
+                if let circle = CreationWaits.wait(me, for: cell, createdBy: owner, describedBy: describe) {
                     unlock()
                     fatalError(
                         "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
@@ -129,7 +133,6 @@ package final class OnceCell<Value>: @unchecked Sendable {
         }
         state = .creating(owner: me)
         creations &+= 1
-        CreationWaits.began(cell, on: me, description: describe())
         unlock()
 
         var created = false
@@ -137,19 +140,26 @@ package final class OnceCell<Value>: @unchecked Sendable {
             if !created {
                 lock()
                 state = .empty
-                CreationWaits.ended(cell)
-                mutex.broadcast()
+                endCreation(of: cell)
                 unlock()
             }
         }
         let made = try make()
         lock()
         state = .ready(made.store)
-        CreationWaits.ended(cell)
-        mutex.broadcast()
+        endCreation(of: cell)
         unlock()
         created = true
         return made.result
+    }
+
+    /// Ends a creation, under the lock: wakes and unregisters its waiters, if it had any.
+    private func endCreation(of cell: ObjectIdentifier) {
+        if waitedFor {
+            waitedFor = false
+            CreationWaits.ended(cell)
+            mutex.broadcast()
+        }
     }
 
     @usableFromInline

@@ -8,10 +8,14 @@ internal import DependencyKitAtomics
 /// asynchronous top-level resolution, whose work may move between threads, binds a frame in a
 /// task-local instead; synchronous resolutions inside it find that frame first.
 @usableFromInline
-package final class GraphFrame: Sendable {
+package final class GraphFrame: @unchecked Sendable {
     /// The frame bound by the outermost asynchronous resolution of the current task, if any.
     @TaskLocal
     package static var current: GraphFrame?
+
+    /// ``current``'s task-local, for inlinable code.
+    @usableFromInline
+    static var currentLocal: TaskLocal<GraphFrame?> { $current }
 
     /// One call site in one container: a graph spans containers, and each has its own instances.
     private struct Key: Hashable {
@@ -19,13 +23,38 @@ package final class GraphFrame: Sendable {
         let container: ObjectIdentifier
     }
 
-    private let cells = Locked<[Key: any AnyObject & Sendable]>([:])
+    /// This frame's cells; read and written only under ``lock``.
+    ///
+    /// The frame is made by every outermost asynchronous resolve, so it is one small allocation
+    /// with an empty dictionary: the lock that guards it is shared (striped by frame), not made
+    /// per frame. A synchronous frame is confined to its thread; an asynchronous one is shared by
+    /// the child tasks of its resolve.
+    private var cells: [Key: any AnyObject & Sendable] = [:]
 
+    /// The locks frames share, one picked per frame by its address.
+    private static let locks: [Locked<Void>] = (0..<8).map { _ in Locked(()) }
+
+    /// The lock that guards this frame's ``cells``.
+    private var lock: Locked<Void> {
+        GraphFrame.locks[Int(UInt(bitPattern: ObjectIdentifier(self).hashValue) >> 4 & 7)]
+    }
+
+    @usableFromInline
     package init() {}
 
     /// Whether the current task runs inside an asynchronous top-level resolution's frame.
+    ///
+    /// Read on every asynchronous resolve, so it borrows the task-local's stored reference
+    /// instead of copying it out through `TaskLocal.get()` (see ``ScopeFrame/borrowedHead``).
+    @inlinable
+    static var isBound: Bool {
+        runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: currentKey).unsafelyUnwrapped)?
+            .load(as: UnsafeRawPointer?.self) != nil
+    }
+
+    /// The key ``current`` is stored under: its task-local's address.
     @usableFromInline
-    static var isBound: Bool { current != nil }
+    static let currentKey = Int(bitPattern: Unmanaged.passUnretained($current).toOpaque())
 
     /// The cell for `site` in `container`, inserting the one `makeCell` returns if there is none yet.
     @usableFromInline
@@ -35,7 +64,7 @@ package final class GraphFrame: Sendable {
         _ makeCell: () -> Cell
     ) -> Cell {
         let key = Key(site: site, container: ObjectIdentifier(container))
-        let cell = cells.withLock { cells in
+        let cell = lock.withLock { _ in
             if let existing = cells[key] { return existing }
             let made = makeCell()
             cells[key] = made
@@ -62,12 +91,12 @@ package final class GraphFrame: Sendable {
 
 /// Runs an asynchronous top-level resolution inside a graph frame of its own; a nested one runs as
 /// it is. Called by the asynchronous resolution hook only.
-@usableFromInline
+@inlinable
 package func withGraphFrame<T, Failure: Error>(
     isolation: isolated (any Actor)?,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-    let result = await GraphFrame.$current.withValue(
+    let result = await GraphFrame.currentLocal.withValue(
         GraphFrame(),
         operation: { () async -> Result<T, Failure> in
             do throws(Failure) {

@@ -1,0 +1,33 @@
+import DependencyKit
+
+// What an `async` resolve costs against calling the same `async` builder by hand. Every awaited
+// resolve here is outermost (the loop awaits it directly), which is the case that starts a graph.
+
+final class AsyncValue: Sendable {}
+
+/// Builds the value the way a hand-written `async` factory would.
+@inline(never)
+func makeAsyncValue() async -> AsyncValue { AsyncValue() }
+
+final class AsyncDependency: DependencyContainer, @unchecked Sendable {
+    func resolveValue() async -> AsyncValue { await fresh { await makeAsyncValue() } }
+}
+
+let asyncContainer = AsyncDependency()
+
+let asyncProbes: [Probe] = [
+    Probe(
+        name: "async.hand-written", setUp: {},
+        body: { iterations in
+            waitForTask {
+                for _ in 0..<iterations { blackHole(await makeAsyncValue()) }
+            }
+        }),
+    Probe(
+        name: "async.fresh", setUp: {},
+        body: { iterations in
+            waitForTask {
+                for _ in 0..<iterations { blackHole(await asyncContainer.resolveValue()) }
+            }
+        }),
+]
