@@ -157,3 +157,26 @@ final class OfflineTestDependency: TestDependency, @unchecked Sendable {
     override func resolveNetworkClient() -> any NetworkClient { fresh { OfflineNetworkClient() } }
 }
 // end-snippet
+
+/// The live-leaf message that WritingTests.md quotes, for a test container that forgot the network.
+@Suite struct TestGuardMessageTests {
+    final class TestDependency: CoreWeatherDependency, @unchecked Sendable {
+        override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+    }
+
+    @Test(.dependencies(TestDependency()))
+    func aForgottenNetworkClientIsReportedInTheWordsTheArticleQuotes() {
+        withKnownIssue {
+            _ = WeatherInjector.dependencies.resolveForecastService()
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.hasPrefix(
+                """
+                resolveNetworkClient() -> NetworkClient reaches the outside world (network, disk, clock or \
+                randomness), and this test's container TestDependency served it with the production code of \
+                CoreWeatherDependency. Override it in the test's container:
+                """
+            )
+        }
+    }
+}
