@@ -58,9 +58,9 @@ class CityScreenDependency: CoreWeatherDependency, @unchecked Sendable {
     }
 }  // snippet.hide
 
-func showForecast(for city: String, cityForecastFactory: CityForecastModel.Factory) -> CityForecastModel {  // snippet.hide
+func show(_ city: String, forecastFactory: CityForecastModel.Factory) -> CityForecastModel {  // snippet.hide
     // In the list, when a row is tapped
-    let model = cityForecastFactory.create(payload: .init(city: city))
+    let model = forecastFactory.create(payload: .init(city: city))
     return model  // snippet.hide
     // end-snippet
 }
@@ -74,8 +74,8 @@ class CityCellDependency: CoreWeatherDependency, @unchecked Sendable {
     }
 }  // snippet.hide
 
-func configureCell(_ cell: CityCell, for forecast: Forecast, cityCellConfigurator: CityCell.Configurator) {  // snippet.hide
-    cityCellConfigurator.configure(cell, payload: .init(forecast: forecast))
+func configureCell(_ cell: CityCell, for forecast: Forecast, cellConfigurator: CityCell.Configurator) {  // snippet.hide
+    cellConfigurator.configure(cell, payload: .init(forecast: forecast))
     // end-snippet
 }
 
@@ -138,7 +138,7 @@ struct CityListModel {
 
     @Test func theContainersFactoryCreatesAModelPerPayload() {
         let factory = CityScreenDependency().resolveCityForecastFactory()
-        let model = showForecast(for: "Lisbon", cityForecastFactory: factory)
+        let model = show("Lisbon", forecastFactory: factory)
         #expect(model.city == "Lisbon")
         #expect(model.forecasts is NetworkForecastService)
         #expect(factory.create(for: "Lisbon") !== model)
@@ -146,7 +146,7 @@ struct CityListModel {
 
     @Test func theContainersConfiguratorSetsUpACell() {
         let cell = CityCell()
-        configureCell(cell, for: lisbon, cityCellConfigurator: CityCellDependency().resolveCityCellConfigurator())
+        configureCell(cell, for: lisbon, cellConfigurator: CityCellDependency().resolveCityCellConfigurator())
         #expect(cell.title == "Lisbon, 21 °C")
         #expect(cell.iconURL?.lastPathComponent == "mild")
     }
