@@ -44,12 +44,21 @@ done
 status=0
 python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}" || status=1
 
-# The merged catalog: DependencyKit's, plus the landing pages of the other two modules.
+# The merged catalog: DependencyKit's, plus the landing pages and articles of the other two
+# modules (AppCore's catalog holds the articles about AppCore itself).
 merged=$out/DependencyKit.docc
 rm -rf "$merged"
 cp -R Sources/DependencyKit/DependencyKit.docc "$merged"
 for module in AppCore DependencyKitTesting; do
     cp Sources/$module/$module.docc/*.md "$merged/"
+    for article in Sources/$module/$module.docc/Articles/*.md; do
+        [[ -e $article ]] || continue
+        if [[ -e $merged/Articles/$(basename "$article") ]]; then
+            echo "build-docs: two catalogs have an article named $(basename "$article")" >&2
+            exit 1
+        fi
+        cp "$article" "$merged/Articles/"
+    done
 done
 
 docc convert "$merged" \

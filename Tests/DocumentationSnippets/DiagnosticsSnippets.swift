@@ -1,4 +1,3 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Foundation
@@ -7,9 +6,9 @@ import Testing
 // The samples of Diagnostics.md.
 
 // snippet: diagnostics-fresh
-class VisibleDependency: CoreDependency, @unchecked Sendable {
-    override func resolveUsersWorker() -> any UsersWorkerType {
-        fresh { UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache()) }
+class VisibleDependency: CoreWeatherDependency, @unchecked Sendable {
+    override func resolveWeatherReporter() -> any WeatherReporter {
+        fresh { GreetingWeatherReporter(greeter: resolveGreeter(), forecasts: resolveForecastService()) }
     }
 }
 // end-snippet
@@ -58,20 +57,29 @@ final class BrokenDependency: DependencyContainer, @unchecked Sendable {
 
     @Test func aTraceDrawsTheGraphAsTextDOTAndMermaid() throws {
         // snippet: diagnostics-trace
-        let dependencies = CoreDependency()
+        let dependencies = CoreWeatherDependency()
         let (_, graph) = Diagnostics.trace {
-            _ = dependencies.resolveAuthenticationWorker()
-            _ = dependencies.resolveUsersWorker()
+            _ = dependencies.resolveWeatherReporter()
         }
         print(graph.renderText())
         // end-snippet
-        #expect(graph.renderText().contains("resolveUsersWorker() → UsersWorker"))
+        // The rendered trace that Diagnostics.md shows, verbatim.
+        #expect(
+            graph.renderText() == """
+                resolveWeatherReporter() → GreetingWeatherReporter as WeatherReporter [fresh, CoreWeatherDependency]
+                ├─ resolveGreeter() → TimeOfDayGreeter as Greeter [fresh, CoreWeatherDependency]
+                │  └─ resolveClock() → SystemClock as Clock [live, CoreWeatherDependency]
+                └─ resolveForecastService() → NetworkForecastService as ForecastService [fresh, CoreWeatherDependency]
+                   └─ resolveNetworkClient() → URLSessionNetworkClient as NetworkClient [live, CoreWeatherDependency]
+                      └─ resolveNetworkConfiguration() → NetworkConfiguration [fresh, CoreWeatherDependency]
+                """
+        )
 
-        let dotFile = FileManager.default.temporaryDirectory.appendingPathComponent("appcore-\(UUID()).dot")
+        let dotFile = FileManager.default.temporaryDirectory.appendingPathComponent("weather-\(UUID()).dot")
         defer { try? FileManager.default.removeItem(at: dotFile) }
         // snippet: diagnostics-dot
-        try graph.renderDOT(name: "AppCore").write(to: dotFile, atomically: true, encoding: .utf8)
-        // dot -Tsvg appcore.dot -o appcore.svg
+        try graph.renderDOT(name: "Weather").write(to: dotFile, atomically: true, encoding: .utf8)
+        // dot -Tsvg weather.dot -o weather.svg
         // end-snippet
         #expect(try String(contentsOf: dotFile, encoding: .utf8).contains("digraph"))
 
@@ -81,7 +89,7 @@ final class BrokenDependency: DependencyContainer, @unchecked Sendable {
     }
 
     @Test func aResolveBuiltInFreshIsNamedInTheTrace() {
-        let (_, graph) = Diagnostics.trace { _ = VisibleDependency().resolveUsersWorker() }
+        let (_, graph) = Diagnostics.trace { _ = VisibleDependency().resolveWeatherReporter() }
         #expect(graph.renderText().contains("[fresh, VisibleDependency]"))
     }
 }

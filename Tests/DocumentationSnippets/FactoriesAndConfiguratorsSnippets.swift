@@ -1,181 +1,182 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Foundation
 import Testing
 
-// The samples of FactoriesAndConfigurators.md.
+// The samples of FactoriesAndConfigurators.md, over the weather container of NeutralDomain.swift.
 
 // snippet: factories-factory-module
-final class DetailViewModel: FactoryModule, Sendable {
+final class CityForecastModel: FactoryModule, Sendable {
     struct Dependency: Sendable {
-        let usersWorker: any UsersWorkerType
+        let forecasts: any ForecastService
     }
 
     struct Payload {
-        let userID: User.ID
+        let city: String
     }
 
-    let usersWorker: any UsersWorkerType
-    let userID: User.ID
+    let forecasts: any ForecastService
+    let city: String
 
     init(dependency: Dependency, payload: Payload) {
-        usersWorker = dependency.usersWorker
-        userID = payload.userID
+        forecasts = dependency.forecasts
+        city = payload.city
     }
 }
 // end-snippet
 
-protocol AvatarLoading: Sendable {
-    func avatarURL(for user: User) -> URL
+protocol WeatherIcons: Sendable {
+    func iconURL(for forecast: Forecast) -> URL
 }
 
-struct InitialsAvatarLoader: AvatarLoading {
-    func avatarURL(for user: User) -> URL {
-        URL(string: "https://avatars.example.com/\(user.name.prefix(1))")!
+struct SummaryWeatherIcons: WeatherIcons {
+    func iconURL(for forecast: Forecast) -> URL {
+        URL(string: "https://icons.example.com/\(forecast.summary.lowercased())")!
     }
 }
 
 // snippet: factories-configurator-module
-final class UserCell: ConfiguratorModule {
-    struct Dependency: Sendable { let avatars: any AvatarLoading }
-    struct Payload: Sendable { let user: User }
+final class CityCell: ConfiguratorModule {
+    struct Dependency: Sendable { let icons: any WeatherIcons }
+    struct Payload: Sendable { let forecast: Forecast }
 
     var title = ""
-    var avatarURL: URL?
+    var iconURL: URL?
 
     func configure(dependency: Dependency, payload: Payload) {
-        title = payload.user.name
-        avatarURL = dependency.avatars.avatarURL(for: payload.user)
+        title = "\(payload.forecast.city), \(Int(payload.forecast.celsius)) °C"
+        iconURL = dependency.icons.iconURL(for: payload.forecast)
     }
 }
 // end-snippet
 
-class DetailScreenDependency: CoreDependency, @unchecked Sendable {
+class CityScreenDependency: CoreWeatherDependency, @unchecked Sendable {
     // snippet: factories-factory
     // In the container; the autoclosure escapes, hence `self.`
-    open func resolveDetailFactory() -> DetailViewModel.Factory {
-        fresh { .init(dependency: .init(usersWorker: self.resolveUsersWorker())) }
+    open func resolveCityForecastFactory() -> CityForecastModel.Factory {
+        fresh { .init(dependency: .init(forecasts: self.resolveForecastService())) }
     }
 }  // snippet.hide
 
-func showDetail(for user: User, detailFactory: DetailViewModel.Factory) -> DetailViewModel {  // snippet.hide
+func show(_ city: String, forecastFactory: CityForecastModel.Factory) -> CityForecastModel {  // snippet.hide
     // In the list, when a row is tapped
-    let detail = detailFactory.create(payload: .init(userID: user.id))
-    return detail  // snippet.hide
+    let model = forecastFactory.create(payload: .init(city: city))
+    return model  // snippet.hide
     // end-snippet
 }
 
-class UserCellDependency: CoreDependency, @unchecked Sendable {
-    func resolveAvatarLoader() -> any AvatarLoading { fresh { InitialsAvatarLoader() } }
+class CityCellDependency: CoreWeatherDependency, @unchecked Sendable {
+    func resolveWeatherIcons() -> any WeatherIcons { fresh { SummaryWeatherIcons() } }
 
     // snippet: factories-configurator
-    open func resolveUserCellConfigurator() -> UserCell.Configurator {
-        fresh { .init(dependency: .init(avatars: self.resolveAvatarLoader())) }
+    open func resolveCityCellConfigurator() -> CityCell.Configurator {
+        fresh { .init(dependency: .init(icons: self.resolveWeatherIcons())) }
     }
 }  // snippet.hide
 
-func configureCell(_ cell: UserCell, for user: User, userCellConfigurator: UserCell.Configurator) {  // snippet.hide
-    userCellConfigurator.configure(cell, payload: .init(user: user))
+func configureCell(_ cell: CityCell, for forecast: Forecast, cellConfigurator: CityCell.Configurator) {  // snippet.hide
+    cellConfigurator.configure(cell, payload: .init(forecast: forecast))
     // end-snippet
 }
 
 // snippet: factories-customising
-extension Factory where Module == DetailViewModel {
-    func create(for user: User) -> DetailViewModel {
-        create(payload: .init(userID: user.id))
+extension Factory where Module == CityForecastModel {
+    func create(for city: String) -> CityForecastModel {
+        create(payload: .init(city: city))
     }
 }
 // end-snippet
 
 @MainActor
-final class DetailViewController {
-    let usersWorker: any UsersWorkerType
-    let userID: User.ID
+final class CityViewController {
+    let forecasts: any ForecastService
+    let city: String
 
-    init(usersWorker: any UsersWorkerType, userID: User.ID) {
-        self.usersWorker = usersWorker
-        self.userID = userID
+    init(forecasts: any ForecastService, city: String) {
+        self.forecasts = forecasts
+        self.city = city
     }
 }
 
 // snippet: factories-main-actor
-extension DetailViewController: @MainActor FactoryModule {
-    struct Dependency: Sendable { let usersWorker: any UsersWorkerType }
-    typealias Payload = User.ID
+extension CityViewController: @MainActor FactoryModule {
+    struct Dependency: Sendable { let forecasts: any ForecastService }
+    typealias Payload = String
 
-    convenience init(dependency: Dependency, payload: User.ID) {
-        self.init(usersWorker: dependency.usersWorker, userID: payload)
+    convenience init(dependency: Dependency, payload: String) {
+        self.init(forecasts: dependency.forecasts, city: payload)
     }
 }
 // end-snippet
 
-class ControllersDependency: CoreDependency, @unchecked Sendable {
+class ControllersDependency: CoreWeatherDependency, @unchecked Sendable {
     // snippet: factories-main-actor-resolve
     @MainActor
-    open func resolveDetailFactory() -> DetailViewController.Factory {
-        fresh { .init(dependency: .init(usersWorker: self.resolveUsersWorker())) }
+    open func resolveCityFactory() -> CityViewController.Factory {
+        fresh { .init(dependency: .init(forecasts: self.resolveForecastService())) }
     }
     // end-snippet
 }
 
-/// The list screen's model: creates detail models and configures cells through what it was given.
-struct UsersListModel {
-    let users: [User]
-    let detailFactory: DetailViewModel.Factory
-    let cellConfigurator: UserCell.Configurator
+/// The list screen's model: creates forecast models and configures cells through what it was given.
+struct CityListModel {
+    let forecasts: [Forecast]
+    let cityFactory: CityForecastModel.Factory
+    let cellConfigurator: CityCell.Configurator
 
-    func select(row: Int) -> DetailViewModel {
-        detailFactory.create(for: users[row])
+    func select(row: Int) -> CityForecastModel {
+        cityFactory.create(for: forecasts[row].city)
     }
 
-    func configure(_ cell: UserCell, at row: Int) {
-        cellConfigurator.configure(cell, payload: .init(user: users[row]))
+    func configure(_ cell: CityCell, at row: Int) {
+        cellConfigurator.configure(cell, payload: .init(forecast: forecasts[row]))
     }
 }
 
 @Suite struct FactoriesAndConfiguratorsTests {
-    let ada = User(id: "u1", name: "Ada", email: "ada@example.com")
+    let lisbon = Forecast(city: "Lisbon", celsius: 21)
 
     @Test func theContainersFactoryCreatesAModelPerPayload() {
-        let factory = DetailScreenDependency().resolveDetailFactory()
-        let detail = showDetail(for: ada, detailFactory: factory)
-        #expect(detail.userID == "u1")
-        #expect(factory.create(for: ada) !== detail)
+        let factory = CityScreenDependency().resolveCityForecastFactory()
+        let model = show("Lisbon", forecastFactory: factory)
+        #expect(model.city == "Lisbon")
+        #expect(model.forecasts is NetworkForecastService)
+        #expect(factory.create(for: "Lisbon") !== model)
     }
 
     @Test func theContainersConfiguratorSetsUpACell() {
-        let cell = UserCell()
-        configureCell(cell, for: ada, userCellConfigurator: UserCellDependency().resolveUserCellConfigurator())
-        #expect(cell.title == "Ada")
-        #expect(cell.avatarURL?.lastPathComponent == "A")
+        let cell = CityCell()
+        configureCell(cell, for: lisbon, cellConfigurator: CityCellDependency().resolveCityCellConfigurator())
+        #expect(cell.title == "Lisbon, 21 °C")
+        #expect(cell.iconURL?.lastPathComponent == "mild")
     }
 
     @Test @MainActor func aMainActorModuleIsCreatedOnTheMainActor() {
-        let controller = ControllersDependency().resolveDetailFactory().create(payload: "u1")
-        #expect(controller.userID == "u1")
+        let controller = ControllersDependency().resolveCityFactory().create(payload: "Oslo")
+        #expect(controller.city == "Oslo")
     }
 
     @Test func stubsControlWhatTheCodeUnderTestCreates() {
-        let users = [ada]
-        let cell = UserCell()
+        let forecasts = [lisbon]
+        let cell = CityCell()
         // snippet: factories-testing
-        let detail = DetailViewModel(dependency: .init(usersWorker: UsersWorkerDouble()), payload: .init(userID: "u1"))
-        let list = UsersListModel(
-            users: users,
-            detailFactory: .stub(returning: detail),
+        let offline = NetworkForecastService(client: OfflineNetworkClient())
+        let detail = CityForecastModel(dependency: .init(forecasts: offline), payload: .init(city: "Lisbon"))
+        let list = CityListModel(
+            forecasts: forecasts,
+            cityFactory: .stub(returning: detail),
             cellConfigurator: .stub { _, _ in }
         )
         #expect(list.select(row: 0) === detail)
 
-        let recorder = PayloadRecorder<UserCell.Payload>()
-        let model = UsersListModel(
-            users: users,
-            detailFactory: .stub(returning: detail),
+        let recorder = PayloadRecorder<CityCell.Payload>()
+        let model = CityListModel(
+            forecasts: forecasts,
+            cityFactory: .stub(returning: detail),
             cellConfigurator: .stub(recordingInto: recorder)
         )
         model.configure(cell, at: 0)
-        #expect(recorder.payloads.map(\.user.id) == ["u1"])
+        #expect(recorder.payloads.map(\.forecast.city) == ["Lisbon"])
         // end-snippet
     }
 }

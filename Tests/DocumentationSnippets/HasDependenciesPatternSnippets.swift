@@ -1,38 +1,40 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Testing
 
-// The samples of TheHasDependenciesPattern.md.
+// The samples of TheHasDependenciesPattern.md, over the weather container of NeutralDomain.swift.
 
 // snippet: pattern-consumer
-struct LoginViewModel: HasDependencies {
-    lazy var worker = dependencies.resolveAuthenticationWorker()
+struct MorningReportViewModel: HasWeatherDependencies {
+    lazy var reporter = dependencies.resolveWeatherReporter()
 
-    mutating func logIn(email: String, password: String) async throws -> Session {
-        try await worker.logIn(email: email, password: Secret(password))
+    mutating func report(for name: String) async throws -> String {
+        try await reporter.report(for: name, in: "Lisbon")
     }
 }
 // end-snippet
 
 // snippet: pattern-static
-enum SessionRestorer: HasDependencies {
-    static func cachedUser() async -> User? {
-        await dependencies.resolveUsersWorker().cachedCurrent()
+enum WelcomeBanner: HasWeatherDependencies {
+    static func text(for name: String) -> String {
+        dependencies.resolveGreeter().greeting(for: name)
     }
 }
 // end-snippet
 
 @Suite struct HasDependenciesPatternTests {
     @Test(.dependencies(CannedNetworkDependency()))
-    func aLazyWorkerComesFromTheContainerInEffect() async throws {
-        var model = LoginViewModel()
-        let session = try await model.logIn(email: "ada@example.com", password: "correct horse")
-        #expect(session.user == CannedHTTPService.ada)
+    func aLazyReporterComesFromTheContainerInEffect() async throws {
+        var model = MorningReportViewModel()
+        #expect(try await model.report(for: "Ada") == "Good morning, Ada! Mild in Lisbon, 21 °C.")
     }
 
-    @Test(.dependencies(CannedNetworkDependency()))
-    func staticMembersReadTheContainerToo() async {
-        #expect(await SessionRestorer.cachedUser() == nil)
+    @Test(.dependencies(EveningWeatherDependency()))
+    func staticMembersReadTheContainerToo() {
+        #expect(WelcomeBanner.text(for: "Ada") == "Good evening, Ada!")
     }
+}
+
+private final class EveningWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 20) } }
 }

@@ -1,31 +1,29 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
-import Foundation
 import Testing
 
 // snippet: landing-page
-final class OfflineDependency: CoreDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType {
-        fresh { OfflineHTTPService() }
+final class OfflineWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
+    override func resolveNetworkClient() -> any NetworkClient {
+        fresh { OfflineNetworkClient() }
     }
-    override func resolveUsersCacheDirectory() -> URL {
-        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("Offline") }
+    override func resolveClock() -> any Clock {
+        fresh { FixedClock(fixedHour: 9) }
     }
 }
 
-struct UsersViewModel: HasDependencies {
-    // A UsersWorker over a UsersNetworkStore over OfflineHTTPService:
-    lazy var worker = dependencies.resolveUsersWorker()
+struct WeatherViewModel: HasWeatherDependencies {
+    // A GreetingWeatherReporter over a NetworkForecastService over OfflineNetworkClient:
+    lazy var reporter = dependencies.resolveWeatherReporter()
 }
 // end-snippet
 
 @Suite struct LandingPageTests {
-    @Test(.dependencies(OfflineDependency()))
-    func overridingTheHTTPServiceReachesTheUsersWorker() async {
-        var model = UsersViewModel()
-        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
-            try await model.worker.fetchAll(token: Secret("token"))
+    @Test(.dependencies(OfflineWeatherDependency()))
+    func overridingTheNetworkClientReachesTheWeatherReporter() async {
+        var model = WeatherViewModel()
+        await #expect(throws: NetworkError.offline) {
+            try await model.reporter.report(for: "Ada", in: "Lisbon")
         }
     }
 }

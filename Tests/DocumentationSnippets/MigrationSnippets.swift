@@ -1,85 +1,89 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Foundation
 import Testing
 
-// The DependencyKit side of the three migration guides: one small app, a profile screen that
-// loads the signed-in user through a worker over a network store and a cache.
+// The DependencyKit side of the Swinject and Factory migration guides: one small app, a weather
+// screen that greets the user and tells them the forecast read over the network.
 
 // snippet: migration-container
-protocol ProfileDependency: InjectableContainer where Injector == ProfileInjector {
-    func resolveHTTPService() -> any HTTPServiceType
-    func resolveUsersStore() -> any UsersStore
-    func resolveUsersCache() -> any UsersCacheStore
-    func resolveUsersWorker() -> any UsersWorkerType
+protocol WeatherScreenDependency: InjectableContainer where Injector == WeatherScreenInjector {
+    func resolveClock() -> any Clock
+    func resolveNetworkClient() -> any NetworkClient
+    func resolveForecastService() -> any ForecastService
+    func resolveWeatherReporter() -> any WeatherReporter
 }
 
-class CoreProfileDependency: DependencyContainer, ProfileDependency, @unchecked Sendable {
-    func resolveHTTPService() -> any HTTPServiceType {
-        live { HTTPService(configuration: HTTPConfiguration(baseURL: URL(string: "https://api.example.com")!)) }
+class CoreWeatherScreenDependency: DependencyContainer, WeatherScreenDependency, @unchecked Sendable {
+    func resolveClock() -> any Clock {
+        live { SystemClock() }
     }
 
-    func resolveUsersStore() -> any UsersStore {
-        fresh { UsersNetworkStore(httpService: resolveHTTPService()) }
+    func resolveNetworkClient() -> any NetworkClient {
+        live { URLSessionNetworkClient(configuration: .default) }
     }
 
-    func resolveUsersCache() -> any UsersCacheStore {
-        live { UsersFileCacheStore(directory: FileManager.default.temporaryDirectory) }
+    func resolveForecastService() -> any ForecastService {
+        fresh { NetworkForecastService(client: resolveNetworkClient()) }
     }
 
-    func resolveUsersWorker() -> any UsersWorkerType {
-        fresh { UsersWorker(store: resolveUsersStore(), cacheStore: resolveUsersCache()) }
+    func resolveWeatherReporter() -> any WeatherReporter {
+        fresh {
+            GreetingWeatherReporter(
+                greeter: TimeOfDayGreeter(clock: resolveClock()),
+                forecasts: resolveForecastService()
+            )
+        }
     }
 }
 
-enum ProfileInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ProfileDependency> { CoreProfileDependency() }
+enum WeatherScreenInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any WeatherScreenDependency> { CoreWeatherScreenDependency() }
 }
 
-protocol HasProfileDependencies {}
+protocol HasWeatherScreenDependencies {}
 
-extension HasProfileDependencies {
-    var dependencies: any ProfileDependency { ProfileInjector.dependencies }
+extension HasWeatherScreenDependencies {
+    var dependencies: any WeatherScreenDependency { WeatherScreenInjector.dependencies }
 }
 // end-snippet
 
 // snippet: migration-consumer
-struct ProfileScreenModel: HasProfileDependencies {
-    func load(token: Secret) async throws -> User {
-        try await dependencies.resolveUsersWorker().fetchCurrent(token: token)
+struct WeatherScreenModel: HasWeatherScreenDependencies {
+    func load(for name: String) async throws -> String {
+        try await dependencies.resolveWeatherReporter().report(for: name, in: "Lisbon")
     }
 }
 // end-snippet
 
 // snippet: migration-test
-final class TestProfileDependency: CoreProfileDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
-    override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
+final class TestWeatherScreenDependency: CoreWeatherScreenDependency, @unchecked Sendable {
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+    override func resolveNetworkClient() -> any NetworkClient { fresh { CannedNetworkClient() } }
 }
 
-@Test(.dependencies(TestProfileDependency()))
-func profileLoadsTheSignedInUser() async throws {
-    let user = try await ProfileScreenModel().load(token: Secret("token"))
-    #expect(user.name == "Ada")
+@Test(.dependencies(TestWeatherScreenDependency()))
+func weatherScreenShowsTheMorningReport() async throws {
+    let report = try await WeatherScreenModel().load(for: "Ada")
+    #expect(report == "Good morning, Ada! Mild in Lisbon, 21 °C.")
 }
 // end-snippet
 
 @Suite struct MigrationTests {
     @Test func theProductionGraphTalksToTheConfiguredServer() throws {
-        let service = try #require(CoreProfileDependency().resolveHTTPService() as? HTTPService)
-        #expect(service.configuration.baseURL.host == "api.example.com")
+        let client = try #require(CoreWeatherScreenDependency().resolveNetworkClient() as? URLSessionNetworkClient)
+        #expect(client.configuration.baseURL.host == "weather.example.com")
     }
 
-    @Test(.dependencies(OfflineProfileDependency()))
+    @Test(.dependencies(OfflineWeatherScreenDependency()))
     func anOverrideReachesTheScreenModel() async {
-        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
-            try await ProfileScreenModel().load(token: Secret("token"))
+        await #expect(throws: NetworkError.offline) {
+            try await WeatherScreenModel().load(for: "Ada")
         }
     }
 }
 
-private final class OfflineProfileDependency: CoreProfileDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
-    override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
+private final class OfflineWeatherScreenDependency: CoreWeatherScreenDependency, @unchecked Sendable {
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 20) } }
+    override func resolveNetworkClient() -> any NetworkClient { fresh { OfflineNetworkClient() } }
 }

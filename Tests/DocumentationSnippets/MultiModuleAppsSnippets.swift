@@ -1,11 +1,10 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Foundation
 import Testing
 
-// The samples of MultiModuleApps.md. This test target stands in for the app module: it sees
-// AppCore only through AppCore's public API, as an app would.
+// The samples of MultiModuleApps.md. The weather container of NeutralDomain.swift stands in for
+// the library, and this file for the app built on it.
 
 // snippet: multi-module-analytics
 protocol Analytics: Sendable {
@@ -18,35 +17,35 @@ struct NoAnalytics: Analytics {
 // end-snippet
 
 // snippet: multi-module-protocol
-protocol AppDependencies: Dependency {
+protocol WeatherAppDependencies: WeatherDependency {
     func resolveAnalytics() -> any Analytics
 }
 
-extension AppDependencies {
+extension WeatherAppDependencies {
     func makeAnalytics() -> any Analytics { NoAnalytics() }
 }
 
-extension AppDependencies where Self: PartialContainer {
+extension WeatherAppDependencies where Self: PartialContainer {
     func resolveAnalytics() -> any Analytics { fresh { makeAnalytics() } }
 }
 // end-snippet
 
 // snippet: multi-module-class
-class AppDependency: CoreDependency, AppDependencies, @unchecked Sendable {
+class WeatherAppDependency: CoreWeatherDependency, WeatherAppDependencies, @unchecked Sendable {
     func resolveAnalytics() -> any Analytics { fresh { makeAnalytics() } }
 
-    override func resolveUsersCacheDirectory() -> URL {
-        live { FileManager.default.temporaryDirectory.appendingPathComponent("MyApp") }
+    override func resolveNetworkConfiguration() -> NetworkConfiguration {
+        fresh { NetworkConfiguration(baseURL: URL(string: "https://weather.myapp.example")!) }
     }
 }
 // end-snippet
 
 // snippet: multi-module-has
-protocol HasAppDependencies {}
+protocol HasWeatherAppDependencies {}
 
-extension HasAppDependencies {
-    var dependencies: any AppDependencies {
-        DependencyInjector.dependencies(as: (any AppDependencies).self)
+extension HasWeatherAppDependencies {
+    var dependencies: any WeatherAppDependencies {
+        WeatherInjector.dependencies(as: (any WeatherAppDependencies).self)
     }
 }
 // end-snippet
@@ -54,18 +53,17 @@ extension HasAppDependencies {
 enum MultiModuleLaunch {
     // snippet: multi-module-launch
     static func applicationDidFinishLaunching() {
-        DependencyInjector.setDefault { AppDependency() }
+        WeatherInjector.setDefault { WeatherAppDependency() }
     }
     // end-snippet
 }
 
 // snippet: multi-module-consumer
-struct SignUpViewModel: HasAppDependencies {
-    func signUp(name: String, email: String, password: String) async throws -> Session {
-        let session = try await dependencies.resolveAuthenticationWorker()
-            .signUp(name: name, email: email, password: Secret(password))
-        await dependencies.resolveAnalytics().track("signed-up")
-        return session
+struct MorningScreenModel: HasWeatherAppDependencies {
+    func load(for name: String) async throws -> String {
+        let report = try await dependencies.resolveWeatherReporter().report(for: name, in: "Lisbon")
+        await dependencies.resolveAnalytics().track("report-shown")
+        return report
     }
 }
 // end-snippet
@@ -77,22 +75,20 @@ actor RecordingAnalytics: Analytics {
     func track(_ event: String) async { events.append(event) }
 }
 
-final class TestAppDependency: AppDependency, @unchecked Sendable {
+final class TestWeatherAppDependency: WeatherAppDependency, @unchecked Sendable {
     let analytics = RecordingAnalytics()
 
     override func resolveAnalytics() -> any Analytics { fresh { analytics } }
-    override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
-    override func resolveUsersCacheDirectory() -> URL {
-        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") }
-    }
+    override func resolveNetworkClient() -> any NetworkClient { fresh { CannedNetworkClient() } }
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
 }
 
-@Test(.dependencies(TestAppDependency()))
-func signingUpIsTracked() async throws {
-    let session = try await SignUpViewModel().signUp(name: "Ada", email: "ada@example.com", password: "correct horse")
-    #expect(session.user.name == "Ada")
-    let container = try #require(DependencyInjector.dependencies as? TestAppDependency)
-    #expect(await container.analytics.events == ["signed-up"])
+@Test(.dependencies(TestWeatherAppDependency()))
+func showingTheReportIsTracked() async throws {
+    let report = try await MorningScreenModel().load(for: "Ada")
+    #expect(report == "Good morning, Ada! Mild in Lisbon, 21 °C.")
+    let container = try #require(WeatherInjector.dependencies as? TestWeatherAppDependency)
+    #expect(await container.analytics.events == ["report-shown"])
 }
 // end-snippet
 
@@ -117,7 +113,7 @@ extension HasFeatureDependencies {
 // end-snippet
 
 // snippet: multi-module-second-injector-test
-struct CheckoutViewModel: HasAppDependencies, HasFeatureDependencies {
+struct CheckoutViewModel: HasWeatherAppDependencies, HasFeatureDependencies {
     func checkOut() async { await featureDependencies.resolveAnalytics().track("checked-out") }
 }
 
@@ -128,38 +124,37 @@ final class RecordingFeatureDependency: CoreFeatureDependency, @unchecked Sendab
 }
 
 // One trait per injector; each container is scoped to this test alone.
-@Test(.dependencies(TestAppDependency()), .dependencies(RecordingFeatureDependency()))
+@Test(.dependencies(TestWeatherAppDependency()), .dependencies(RecordingFeatureDependency()))
 func checkingOutIsTrackedByTheFeaturesOwnAnalytics() async throws {
     await CheckoutViewModel().checkOut()
     let feature = try #require(FeatureInjector.dependencies as? RecordingFeatureDependency)
-    let app = try #require(DependencyInjector.dependencies as? TestAppDependency)
+    let app = try #require(WeatherInjector.dependencies as? TestWeatherAppDependency)
     #expect(await feature.analytics.events == ["checked-out"])
     #expect(await app.analytics.events == [])
 }
 // end-snippet
 
 @Suite struct MultiModuleAppsTests {
-    // Reads the app's production cache directory, a live leaf, on purpose.
-    @Test(.dependencies(AppDependency()), .allowsLiveDependencies)
-    func appTypesSeeAppCoreAndAppResolvesThroughOneTypedContainer() {
-        struct Probe: HasAppDependencies {}
+    @Test(.dependencies(WeatherAppDependency()))
+    func appTypesSeeLibraryAndAppResolvesThroughOneTypedContainer() {
+        struct Probe: HasWeatherAppDependencies {}
         #expect(Probe().dependencies.resolveAnalytics() is NoAnalytics)
-        #expect(Probe().dependencies.resolveUsersCacheDirectory().lastPathComponent == "MyApp")
+        #expect(Probe().dependencies.resolveNetworkConfiguration().baseURL.host == "weather.myapp.example")
     }
 
-    @Test(.dependencies(AppDependency()))
-    func appCoreTypesSeeTheSameAppContainer() {
-        struct CoreProbe: HasDependencies {}
-        #expect(CoreProbe().dependencies is AppDependency)
+    @Test(.dependencies(WeatherAppDependency()))
+    func libraryTypesSeeTheSameAppContainer() {
+        struct LibraryProbe: HasWeatherDependencies {}
+        #expect(LibraryProbe().dependencies is WeatherAppDependency)
     }
 
-    @Test func aSecondInjectorIsIndependentOfAppCores() {
+    @Test func aSecondInjectorIsIndependentOfTheLibrarys() {
         final class LoudFeatureDependency: DependencyContainer, FeatureDependency, @unchecked Sendable {
             func resolveAnalytics() -> any Analytics { fresh { RecordingAnalytics() } }
         }
         withDependencies(LoudFeatureDependency()) {
             #expect(FeatureInjector.dependencies.resolveAnalytics() is RecordingAnalytics)
-            #expect(!(DependencyInjector.dependencies is AppDependency))
+            #expect(!(WeatherInjector.dependencies is WeatherAppDependency))
         }
         #expect(FeatureInjector.dependencies.resolveAnalytics() is NoAnalytics)
     }

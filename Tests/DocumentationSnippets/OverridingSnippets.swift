@@ -1,24 +1,23 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Foundation
 import Testing
 
-// The samples of OverridingAndSubclassing.md.
+// The samples of OverridingAndSubclassing.md, over the weather container of NeutralDomain.swift.
 
 // snippet: overriding-subclass
-final class StagingDependency: CoreDependency, @unchecked Sendable {
-    override func resolveHTTPConfiguration() -> HTTPConfiguration {
-        fresh { HTTPConfiguration(baseURL: URL(string: "https://staging.example.com")!) }
+final class StagingDependency: CoreWeatherDependency, @unchecked Sendable {
+    override func resolveNetworkConfiguration() -> NetworkConfiguration {
+        fresh { NetworkConfiguration(baseURL: URL(string: "https://staging.weather.example.com")!) }
     }
 }
 // end-snippet
 
 // snippet: overriding-super
-final class ImpatientDependency: CoreDependency, @unchecked Sendable {
-    override func resolveHTTPConfiguration() -> HTTPConfiguration {
+final class ImpatientDependency: CoreWeatherDependency, @unchecked Sendable {
+    override func resolveNetworkConfiguration() -> NetworkConfiguration {
         fresh {
-            var configuration = super.resolveHTTPConfiguration()
+            var configuration = super.resolveNetworkConfiguration()
             configuration.timeout = 5
             return configuration
         }
@@ -27,22 +26,19 @@ final class ImpatientDependency: CoreDependency, @unchecked Sendable {
 // end-snippet
 
 // snippet: overriding-direct-conformance
-final class CannedNetworkDependency: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
-    let http = CannedHTTPService()
+final class CannedNetworkDependency: DependencyContainer, WeatherDependency, PartialContainer, @unchecked Sendable {
+    let network = CannedNetworkClient()
 
-    func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    func resolveUsersCacheDirectory() -> URL {
-        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") }
-    }
-    func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
+    func resolveNetworkClient() -> any NetworkClient { fresh { network } }
+    func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
 }
 // end-snippet
 
 // snippet: overriding-default-builder
-final class ShortTimeoutDependency: DependencyContainer, Dependency, PartialContainer, @unchecked Sendable {
-    func resolveHTTPConfiguration() -> HTTPConfiguration {
+final class ShortTimeoutDependency: DependencyContainer, WeatherDependency, PartialContainer, @unchecked Sendable {
+    func resolveNetworkConfiguration() -> NetworkConfiguration {
         fresh {
-            var configuration = makeHTTPConfiguration()
+            var configuration = makeNetworkConfiguration()
             configuration.timeout = 1
             return configuration
         }
@@ -52,38 +48,37 @@ final class ShortTimeoutDependency: DependencyContainer, Dependency, PartialCont
 
 @Suite struct OverridingTests {
     @Test(.dependencies(StagingDependency()), .allowsLiveDependencies)
-    func overridingTheConfigurationReachesEveryHTTPService() throws {
-        let service = try #require(DependencyInjector.dependencies.resolveHTTPService() as? HTTPService)
-        #expect(service.configuration.baseURL.host == "staging.example.com")
+    func overridingTheConfigurationReachesTheNetworkClient() throws {
+        let client = try #require(WeatherInjector.dependencies.resolveNetworkClient() as? URLSessionNetworkClient)
+        #expect(client.configuration.baseURL.host == "staging.weather.example.com")
     }
 
     @Test func callingSuperDecoratesTheDefault() {
-        let configuration = ImpatientDependency().resolveHTTPConfiguration()
+        let configuration = ImpatientDependency().resolveNetworkConfiguration()
         #expect(configuration.timeout == 5)
-        #expect(configuration.baseURL == HTTPConfiguration.default.baseURL)
+        #expect(configuration.baseURL == NetworkConfiguration.default.baseURL)
     }
 
     @Test func aDirectConformanceImplementsOnlyWhatTheTestNeeds() async throws {
         let container = CannedNetworkDependency()
-        let users = try await withDependencies(container) {
-            try await DependencyInjector.dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+        let report = try await withDependencies(container) {
+            try await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
         }
-        #expect(users == [CannedHTTPService.ada])
-        #expect(await container.http.paths == ["/users"])
-        #expect(await container.resolveUsersWorker().cachedAll() == nil)  // a fresh in-memory cache each time
+        #expect(report == "Good morning, Ada! Mild in Lisbon, 21 °C.")
+        #expect(await container.network.paths == ["/forecast/Lisbon"])
     }
 
     @Test func aDefaultBuilderCanBeDecorated() throws {
-        let service = try #require(ShortTimeoutDependency().resolveHTTPService() as? HTTPService)
-        #expect(service.configuration.timeout == 1)
+        let client = try #require(ShortTimeoutDependency().resolveNetworkClient() as? URLSessionNetworkClient)
+        #expect(client.configuration.timeout == 1)
     }
 
     @Test func overridesAreTracedAsTheSubclasssOwnAndTheRestAsInherited() throws {
-        let (_, graph) = Diagnostics.trace { StagingDependency().resolveUsersStore() }
-        let configuration = try #require(graph.nodes.first { $0.name == "resolveHTTPConfiguration()" })
-        let store = try #require(graph.nodes.first { $0.name == "resolveUsersStore()" })
+        let (_, graph) = Diagnostics.trace { StagingDependency().resolveWeatherReporter() }
+        let configuration = try #require(graph.nodes.first { $0.name == "resolveNetworkConfiguration()" })
+        let service = try #require(graph.nodes.first { $0.name == "resolveForecastService()" })
         #expect(configuration.isImplementedByContainer)
-        #expect(store.implementer == "CoreDependency")
-        #expect(store.container == "StagingDependency")
+        #expect(service.implementer == "CoreWeatherDependency")
+        #expect(service.container == "StagingDependency")
     }
 }

@@ -1,4 +1,3 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import Dispatch
@@ -6,32 +5,29 @@ import Foundation
 import Testing
 import XCTest
 
-// The samples of Testing.md.
+// The samples of WritingTests.md, over the weather container of NeutralDomain.swift.
 
 // snippet: testing-test-dependency
-class TestDependency: CoreDependency, @unchecked Sendable {
-    let http = CannedHTTPService()
+class TestDependency: CoreWeatherDependency, @unchecked Sendable {
+    let network = CannedNetworkClient()
 
-    override func resolveHTTPService() -> any HTTPServiceType { fresh { http } }
-    override func resolveUsersCacheDirectory() -> URL {
-        fresh { FileManager.default.temporaryDirectory.appendingPathComponent("MyAppTests") }
-    }
-    override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
+    override func resolveNetworkClient() -> any NetworkClient { fresh { network } }
+    override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
 }
 // end-snippet
 
 // snippet: testing-suite-trait
 @Suite(.dependencies(TestDependency()))
-struct UsersWorkerTests: HasDependencies {
-    @Test func fetchesEveryUser() async throws {
-        let users = try await dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
-        #expect(users.map(\.name) == ["Ada"])
+struct WeatherReporterTests: HasWeatherDependencies {
+    @Test func reportsTheMorningForecast() async throws {
+        let report = try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        #expect(report == "Good morning, Ada! Mild in Lisbon, 21 °C.")
     }
 
-    @Test(.dependencies(OfflineDependency()))  // the innermost trait wins
+    @Test(.dependencies(OfflineWeatherDependency()))  // the innermost trait wins
     func reportsAnOfflineNetwork() async {
-        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
-            try await dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+        await #expect(throws: NetworkError.offline) {
+            try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
         }
     }
 }
@@ -39,22 +35,22 @@ struct UsersWorkerTests: HasDependencies {
 
 @Suite struct ScopedBlockTests {
     @Test func aBlockSeesItsContainerAndNothingElseDoes() async throws {
-        let before = DependencyInjector.dependencies
+        let before = WeatherInjector.dependencies
         // snippet: testing-with-dependencies
         let test = TestDependency()
-        let users = try await withDependencies(test) {
-            try await DependencyInjector.dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+        let report = try await withDependencies(test) {
+            try await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Oslo")
         }
-        #expect(users.count == 1)
-        #expect(await test.http.paths == ["/users"])
+        #expect(report == "Good morning, Ada! Cold in Oslo, -3 °C.")
+        #expect(await test.network.paths == ["/forecast/Oslo"])
         // end-snippet
-        #expect(DependencyInjector.dependencies === before)
+        #expect(WeatherInjector.dependencies === before)
     }
 }
 
 // snippet: testing-parallel
 @Suite struct ParallelTests {
-    final class NumberedDependency: CoreDependency, @unchecked Sendable {
+    final class NumberedDependency: CoreWeatherDependency, @unchecked Sendable {
         let number: Int
 
         init(number: Int) { self.number = number }
@@ -64,7 +60,7 @@ struct UsersWorkerTests: HasDependencies {
     func everyCaseSeesOnlyItsOwnContainer(number: Int) async throws {
         try await withDependencies(NumberedDependency(number: number)) {
             await Task.yield()  // let other cases run in between
-            let container = try #require(DependencyInjector.dependencies as? NumberedDependency)
+            let container = try #require(WeatherInjector.dependencies as? NumberedDependency)
             #expect(container.number == number)
         }
     }
@@ -77,10 +73,10 @@ struct UsersWorkerTests: HasDependencies {
         // snippet: testing-escaping-detached
         let context = DependencyContext.capture()
         let seesTestContainer = await Task.detached {
-            context.run { DependencyInjector.dependencies is TestDependency }
+            context.run { WeatherInjector.dependencies is TestDependency }
         }.value
         // end-snippet
-        let withoutContext = await Task.detached { DependencyInjector.dependencies is TestDependency }.value
+        let withoutContext = await Task.detached { WeatherInjector.dependencies is TestDependency }.value
         #expect(seesTestContainer)
         #expect(!withoutContext)
     }
@@ -92,7 +88,7 @@ struct UsersWorkerTests: HasDependencies {
         let seesTestContainer = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 context.run {
-                    continuation.resume(returning: DependencyInjector.dependencies is TestDependency)
+                    continuation.resume(returning: WeatherInjector.dependencies is TestDependency)
                 }
             }
         }
@@ -102,32 +98,31 @@ struct UsersWorkerTests: HasDependencies {
 }
 
 // snippet: testing-xctest-setup
-final class LoginXCTests: XCTestCase, HasDependencies {
+final class WeatherReportXCTests: XCTestCase, HasWeatherDependencies {
     override func setUp() {
         super.setUp()
         useDependencies(TestDependency())  // restored when the test ends
     }
 
-    func testLogInReturnsTheSession() async throws {
-        let worker = dependencies.resolveAuthenticationWorker()
-        let session = try await worker.logIn(email: "ada@example.com", password: Secret("pw"))
-        XCTAssertEqual(session.user.name, "Ada")
+    func testReportsTheMorningForecast() async throws {
+        let report = try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        XCTAssertEqual(report, "Good morning, Ada! Mild in Lisbon, 21 °C.")
     }
 }
 // end-snippet
 
 // snippet: testing-xctest-invoke
-final class OfflineXCTests: XCTestCase, HasDependencies {
+final class OfflineXCTests: XCTestCase, HasWeatherDependencies {
     override func invokeTest() {
-        withDependencies(OfflineDependency()) { super.invokeTest() }
+        withDependencies(OfflineWeatherDependency()) { super.invokeTest() }
     }
 
-    func testTheUsersWorkerIsOffline() async {
+    func testTheReporterIsOffline() async {
         do {
-            _ = try await dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+            _ = try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
             XCTFail("expected an error")
         } catch {
-            XCTAssertEqual(error, .http(.connectionFailed("offline")))
+            XCTAssertEqual(error, .offline)
         }
     }
 }
@@ -135,11 +130,12 @@ final class OfflineXCTests: XCTestCase, HasDependencies {
 
 // snippet: testing-guard-opt-out
 @Suite struct ProductionGraphTests {
-    // Reads the production cache directory on purpose: the test opts out of the live-leaf check.
-    @Test(.dependencies(CoreDependency()), .allowsLiveDependencies)
-    func theUsersCacheLivesInTheUsersOwnCachesDirectory() {
-        let directory = DependencyInjector.dependencies.resolveUsersCacheDirectory()
-        #expect(directory.lastPathComponent == "AppCore")
+    // Resolves the production network client on purpose: the test opts out of the live-leaf check.
+    @Test(.dependencies(CoreWeatherDependency()), .allowsLiveDependencies)
+    func theProductionClientTalksToTheWeatherServer() throws {
+        let client = WeatherInjector.dependencies.resolveNetworkClient()
+        let production = try #require(client as? URLSessionNetworkClient)
+        #expect(production.configuration.baseURL.host == "weather.example.com")
     }
 }
 // end-snippet
@@ -148,16 +144,39 @@ final class OfflineXCTests: XCTestCase, HasDependencies {
 @Suite(.dependencies(TestDependency()))
 struct NestedScopeTests {
     @Test func anInnerScopeWinsForItsBlock() async throws {
-        let users = await withDependencies(OfflineTestDependency()) {
-            try? await DependencyInjector.dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
+        let report = await withDependencies(OfflineTestDependency()) {
+            try? await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
         }
-        #expect(users == nil)  // the inner container's offline network
-        let outer = try await DependencyInjector.dependencies.resolveUsersWorker().fetchAll(token: Secret("t"))
-        #expect(outer.map(\.name) == ["Ada"])  // the trait's container again
+        #expect(report == nil)  // the inner container's offline network
+        let outer = try await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        #expect(outer == "Good morning, Ada! Mild in Lisbon, 21 °C.")  // the trait's container again
     }
 }
 
 final class OfflineTestDependency: TestDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { fresh { OfflineHTTPService() } }
+    override func resolveNetworkClient() -> any NetworkClient { fresh { OfflineNetworkClient() } }
 }
 // end-snippet
+
+/// The live-leaf message that WritingTests.md quotes, for a test container that forgot the network.
+@Suite struct TestGuardMessageTests {
+    final class TestDependency: CoreWeatherDependency, @unchecked Sendable {
+        override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+    }
+
+    @Test(.dependencies(TestDependency()))
+    func aForgottenNetworkClientIsReportedInTheWordsTheArticleQuotes() {
+        withKnownIssue {
+            _ = WeatherInjector.dependencies.resolveForecastService()
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.hasPrefix(
+                """
+                resolveNetworkClient() -> NetworkClient reaches the outside world (network, disk, clock or \
+                randomness), and this test's container TestDependency served it with the production code of \
+                CoreWeatherDependency. Override it in the test's container:
+                """
+            )
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import AppCore
 import DependencyKit
+import ForecastKit
 
 #if canImport(Glibc)
     import Glibc
@@ -11,9 +12,7 @@ import DependencyKit
 @main
 enum Main {
     static func main() async {
-        // snippet: concurrency-launch
-        DependencyInjector.setDefault { AppDependency() }
-        // end-snippet
+        ForecastInjector.setDefault { ForecastScreenDependency() }
         var failures: [String] = []
         func check(_ condition: Bool, _ what: String) {
             print(condition ? "ok  " : "FAIL", what)
@@ -21,41 +20,52 @@ enum Main {
         }
 
         // snippet: concurrency-with-dependencies
-        let online = OnlineAppDependency()
-        let model = await withDependencies(online) {
-            let model = DependencyInjector.dependencies(as: (any AppDependencies).self).resolveProfileViewModel()
-            await model.load(token: Secret("token"))
-            await model.load(token: Secret("token"))  // the second greeting reads the cache
+        let frost = FrostScreenDependency()
+        let model = await withDependencies(frost) {
+            let model = ForecastInjector.dependencies(as: (any ForecastScreenDependencies).self)
+                .resolveForecastScreenModel()
+            await model.load()
             return model
         }
         // end-snippet
-        check(model.title == "Ada", "a @MainActor view model loads the user through HasAppDependencies")
-        check(model.greeting == "Welcome back, Ada", "an async resolve reads the cache the worker filled")
+        check(
+            model.summary == "Cold",
+            "a @MainActor screen model reads the forecaster through HasForecastScreenDependencies")
+        check(model.headline == "-3 °C outside", "an async resolve reads the overridden thermometer")
 
-        let names = await withDependencies(OnlineAppDependency()) {
+        let balcony = ForecastScreenModel()
+        await balcony.load()
+        check(balcony.summary == "Cold", "the app's default container serves the balcony thermometer")
+
+        let app = ForecastScreenDependency()
+        let counter = await Task.detached { app.resolveRefreshCounter() }.value
+        await app.resolveRefreshCounter().increment()
+        check(await counter.count == 1, "a shared instance is one per container, from any thread")
+
+        let screen = app.resolveCityScreenFactory().create(payload: "Lisbon")
+        check(screen.city == "Lisbon", "a factory creates a main-actor module on the main actor")
+
+        let mild = await withDependencies(MildScreenDependency()) {
+            let model = ForecastScreenModel()
+            await model.load()
+            return model.summary
+        }
+        check(mild == "Mild", "an override in a final nonisolated subclass reaches the library's forecaster")
+
+        let garden = await Task.detached { await GardenForecastDependency().resolveThermometer().celsius() }.value
+        check(garden == 12, "a nonisolated subclass of another module's container resolves off the main actor")
+
+        let names = await withDependencies(OnlineAppCoreDependency()) {
             let list = UsersListViewModel()
             await list.load(token: Secret("token"))
             return list.names
         }
         check(names == ["Ada"], "a @MainActor view model reads AppCore's container through HasDependencies")
 
-        let app = AppDependency()
-        let counter = await Task.detached { app.resolveSignInCounter() }.value
-        await app.resolveSignInCounter().increment()
-        check(await counter.count == 1, "a shared instance is one per container, from any thread")
-
-        let screen = app.resolveProfileScreenFactory().create(payload: "u1")
-        check(screen.userID == "u1", "a factory creates a main-actor module on the main actor")
-
-        let offline = await withDependencies(OfflineAppDependency()) {
-            let model = ProfileViewModel()
-            await model.load(token: Secret("token"))
-            return model.title
-        }
-        check(offline == "Offline", "an override in a final nonisolated subclass reaches the worker")
-
         let directory = await Task.detached { CacheDirectoryDependency().resolveUsersCacheDirectory() }.value
-        check(directory.lastPathComponent == "MyApp", "a nonisolated final subclass resolves off the main actor")
+        check(
+            directory.lastPathComponent == "MyApp",
+            "a nonisolated final subclass of AppCore's resolves off the main actor")
 
         let theme = await SettingsInjector.dependencies.resolveSettingsViewModel().theme
         check(theme == Theme(name: "Light"), "a @MainActor async resolve of a container declared with the engine")

@@ -1,4 +1,5 @@
 import AppCore
+import ForecastKit
 import Foundation
 
 /// Fails every request as if the connection were refused.
@@ -62,4 +63,11 @@ actor InMemoryUsersCache: UsersCacheStore {
         current = nil
         all = nil
     }
+}
+
+/// A thermometer that always reads the same temperature.
+nonisolated struct FixedThermometer: Thermometer {
+    let reading: Double
+
+    func celsius() async -> Double { reading }
 }

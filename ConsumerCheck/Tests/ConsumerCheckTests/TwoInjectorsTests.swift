@@ -1,4 +1,3 @@
-import AppCore
 import DependencyKit
 import DependencyKitTesting
 import ForecastKit
@@ -16,11 +15,9 @@ nonisolated final class FrostForecastDependency: CoreForecastDependency, @unchec
 }
 
 // One trait per injector: each scopes its own container to this test.
-@Test(.dependencies(OnlineAppDependency()), .dependencies(FrostForecastDependency()))
+@Test(.dependencies(EveningDependency()), .dependencies(FrostForecastDependency()))
 func aScreenReadsBothInjectorsScopedToItsTest() async {
-    let profile = ProfileViewModel()  // AppCore's injector
-    await profile.load(token: Secret("token"))
-    #expect(profile.title == "Ada")
+    #expect(WelcomeViewModel().title(for: "Ada") == "Good evening, Ada!")  // Getting Started's injector
     #expect(await ForecastViewModel().title() == "Cold")  // ForecastKit's injector
 }
 // end-snippet

@@ -1,6 +1,7 @@
 import AppCore
 import DependencyKit
 import DependencyKitTesting
+import ForecastKit
 import Testing
 
 @testable import ConsumerCheck
@@ -9,20 +10,20 @@ import Testing
 // containers all compile without isolation annotations.
 
 // snippet: concurrency-test
-@Suite(.dependencies(OnlineAppDependency()))
-struct ProfileViewModelTests {
-    @Test func loadsTheSignedInUser() async {
-        let model = ProfileViewModel()
-        await model.load(token: Secret("token"))
-        #expect(model.title == "Ada")
+@Suite(.dependencies(FrostScreenDependency()))
+struct ForecastScreenModelTests {
+    @Test func showsAColdForecast() async {
+        let model = ForecastScreenModel()
+        await model.load()
+        #expect(model.summary == "Cold")
+        #expect(model.headline == "-3 °C outside")
     }
 
-    @Test(.dependencies(OfflineAppDependency()))
-    func showsOfflineWhenTheNetworkIsDown() async {
-        let model = ProfileViewModel()
-        await model.load(token: Secret("token"))
-        #expect(model.title == "Offline")
-        #expect(model.greeting == "Welcome")
+    @Test(.dependencies(MildScreenDependency()))
+    func showsAMildForecast() async {
+        let model = ForecastScreenModel()
+        await model.load()
+        #expect(model.summary == "Mild")
     }
 }
 // end-snippet
@@ -43,7 +44,7 @@ struct ProfileViewModelTests {
 }
 
 @Suite struct UsersListViewModelTests {
-    @Test(.dependencies(OnlineAppDependency()))
+    @Test(.dependencies(OnlineAppCoreDependency()))
     func listsUsersThroughHasDependencies() async {
         let model = UsersListViewModel()
         await model.load(token: Secret("token"))

@@ -1,0 +1,19 @@
+import ForecastKit
+
+// The smallest app container under default MainActor isolation: a subclass of another module's
+// container. Without `nonisolated`, the override would be main-actor isolated and the compiler
+// would reject it: "main actor-isolated instance method 'resolveThermometer()' has different
+// actor isolation from nonisolated overridden declaration".
+
+/// The thermometer in the garden.
+nonisolated struct GardenThermometer: Thermometer {
+    func celsius() async -> Double { 12 }
+}
+
+// snippet: concurrency-minimal-subclass
+nonisolated final class GardenForecastDependency: CoreForecastDependency, @unchecked Sendable {
+    override func resolveThermometer() -> any Thermometer {
+        live { GardenThermometer() }
+    }
+}
+// end-snippet
