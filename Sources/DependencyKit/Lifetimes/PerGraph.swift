@@ -131,8 +131,10 @@ extension DependencyContainer {
     /// - **Keyed by call site and type**, like ``shared(_:fileID:line:column:_:)``.
     /// - **Once per graph, thread-safe**: child tasks of one asynchronous graph that ask at the same
     ///   time get one instance. Failures are not cached; a cycle is named.
-    /// - **Cost.** Only `perGraph {}` pays for graphs: a resolve that never asks for a per-graph
-    ///   instance pays one compare on its outermost return.
+    /// - **Cost.** A synchronous resolve that never asks for a per-graph instance pays one compare
+    ///   on its outermost return. An outermost `async` resolve always binds a graph for its child
+    ///   tasks — one small object and a task-local binding, about 1,600 instructions — because a
+    ///   child task it starts may ask for a per-graph instance later.
     ///
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
