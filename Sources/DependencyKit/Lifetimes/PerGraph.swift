@@ -18,9 +18,10 @@ package final class GraphFrame: @unchecked Sendable {
     static var currentLocal: TaskLocal<GraphFrame?> { $current }
 
     /// One call site in one container: a graph spans containers, and each has its own instances.
-    private struct Key: Hashable {
+    private struct Entry {
         let site: SharedKey
         let container: ObjectIdentifier
+        let cell: any AnyObject & Sendable
     }
 
     /// This frame's cells; read and written only under ``lock``.
@@ -29,7 +30,10 @@ package final class GraphFrame: @unchecked Sendable {
     /// with an empty dictionary: the lock that guards it is shared (striped by frame), not made
     /// per frame. A synchronous frame is confined to its thread; an asynchronous one is shared by
     /// the child tasks of its resolve.
-    private var cells: [Key: any AnyObject & Sendable] = [:]
+    ///
+    /// A list, searched from the front: a graph holds a handful of per-graph instances, and
+    /// comparing call sites costs less than hashing them.
+    private var cells: [Entry] = []
 
     /// The locks frames share, one picked per frame by its address.
     private static let locks: [Locked<Void>] = (0..<8).map { _ in Locked(()) }
@@ -63,11 +67,13 @@ package final class GraphFrame: @unchecked Sendable {
         in container: AnyObject,
         _ makeCell: () -> Cell
     ) -> Cell {
-        let key = Key(site: site, container: ObjectIdentifier(container))
+        let containerID = ObjectIdentifier(container)
         let cell = lock.withLock { _ in
-            if let existing = cells[key] { return existing }
+            if let existing = cells.first(where: { $0.container == containerID && $0.site.matches(site) }) {
+                return existing.cell
+            }
             let made = makeCell()
-            cells[key] = made
+            cells.append(Entry(site: site, container: containerID, cell: made))
             return made
         }
         return unsafeDowncast(cell, to: Cell.self)
