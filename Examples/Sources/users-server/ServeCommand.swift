@@ -31,6 +31,15 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, help: "PBKDF2 iterations for new passwords (lower only to measure storage, never in production).")
     var passwordIterations = 5_000
 
+    @Option(
+        name: .long,
+        help: """
+            How GET /users/me gets its services: 'container' (resolved per request in a dependency \
+            scope, like every route) or 'hand' (built once at start-up, no container, no scope), to \
+            compare the two.
+            """)
+    var wiring: WiringOption = .container
+
     func validate() throws {
         guard (1...PBKDF2PasswordHasher.maximumIterations).contains(passwordIterations) else {
             throw ValidationError("--password-iterations must be 1 to \(PBKDF2PasswordHasher.maximumIterations)")
@@ -44,11 +53,27 @@ struct ServeCommand: AsyncParsableCommand {
             inMemory: inMemory,
             passwordIterations: passwordIterations
         )
-        let server = try await UsersServer.start(container: container, host: host, port: port)
+        let server = try await UsersServer.start(
+            container: container, host: host, port: port, wiring: wiring.wiring)
         let storage = inMemory ? "in memory" : container.resolveDatabaseConfiguration().path
-        print("Users API on \(server.baseURL.absoluteString), users \(storage). Ctrl-C stops it.")
+        print(
+            "Users API on \(server.baseURL.absoluteString), users \(storage), GET /users/me wired by \(wiring)."
+                + " Ctrl-C stops it.")
         // The server installs no signal handler; the default SIGINT action ends the process.
         while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}
+
+/// `--wiring`, one case for each ``UsersRoutes/Wiring``.
+enum WiringOption: String, ExpressibleByArgument, CaseIterable {
+    case container
+    case hand
+
+    var wiring: UsersRoutes.Wiring {
+        switch self {
+        case .container: .container
+        case .hand: .hand
+        }
     }
 }
 

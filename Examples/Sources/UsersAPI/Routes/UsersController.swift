@@ -10,7 +10,15 @@ struct UsersController: HasServerDependencies {
     static let maximumPageSize = 100
 
     func current(_ request: Request, context: some RequestContext) async throws -> Response {
-        let record = try await authenticatedUser(request)
+        try await Self.current(request, authenticatedBy: authenticator)
+    }
+
+    /// `GET /users/me` with the services it is given: the code both wirings run (see
+    /// ``UsersRoutes/Wiring``).
+    static func current(_ request: Request, authenticatedBy authenticator: SessionAuthenticator) async throws
+        -> Response
+    {
+        let record = try await authenticator.user(for: request)
         return try JSONResponse.make(UserPayload(record), status: .ok)
     }
 
@@ -18,7 +26,7 @@ struct UsersController: HasServerDependencies {
     /// page size, `?after=ID` starts after that account; when more follow, a
     /// `Link: </users?after=…&limit=…>; rel="next"` header names the next page.
     func all(_ request: Request, context: some RequestContext) async throws -> Response {
-        _ = try await authenticatedUser(request)
+        _ = try await authenticator.user(for: request)
         let query = request.uri.queryParameters
         var limit = Self.defaultPageSize
         if let raw = query["limit"] {
@@ -40,18 +48,12 @@ struct UsersController: HasServerDependencies {
         return response
     }
 
-    private func authenticatedUser(_ request: Request) async throws -> UserRecord {
-        let token = try BearerToken.require(in: request)
-        let fingerprint = dependencies.resolveTokenIssuer().fingerprint(of: token)
-        let now = dependencies.resolveClock().now()
-        let users = dependencies.resolveUserRepository()
-        guard
-            let record = try await AuthenticationController.storage({
-                try await users.user(forSession: fingerprint, at: now)
-            })
-        else {
-            throw APIError.notAuthenticated
-        }
-        return record
+    /// The session check, with its services resolved from the request's container.
+    private var authenticator: SessionAuthenticator {
+        SessionAuthenticator(
+            tokens: dependencies.resolveTokenIssuer(),
+            clock: dependencies.resolveClock(),
+            users: dependencies.resolveUserRepository()
+        )
     }
 }

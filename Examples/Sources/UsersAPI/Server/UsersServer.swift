@@ -48,6 +48,8 @@ public final class UsersServer: Sendable {
     ///   - limits: Connection limits and timeouts; the defaults suit a small public server.
     ///   - logger: Where the server logs; by default warnings and errors only, to standard error.
     ///     Requests are never logged with their bodies or `Authorization` headers.
+    ///   - wiring: How `GET /users/me` gets its services (``UsersRoutes/Wiring``); through the
+    ///     container by default.
     ///   - configureRouter: Adds extra routes or middleware after the API's own.
     /// - Returns: The running server.
     /// - Throws: ``UsersServerError/repositoryUnavailable(_:)`` when the container's repository
@@ -59,6 +61,7 @@ public final class UsersServer: Sendable {
         port: Int = 0,
         limits: Limits = Limits(),
         logger: Logger? = nil,
+        wiring: UsersRoutes.Wiring = .container,
         configureRouter: (Router<BasicRequestContext>) -> Void = { _ in }
     ) async throws -> UsersServer {
         // Open the store first: a locked or corrupt database stops the start, not the first request.
@@ -68,7 +71,7 @@ public final class UsersServer: Sendable {
             throw UsersServerError.repositoryUnavailable(error)
         }
         let router = Router()
-        UsersRoutes.install(on: router, container: container)
+        UsersRoutes.install(on: router, container: container, wiring: wiring)
         configureRouter(router)
         return try await start(serving: router, host: host, port: port, limits: limits, logger: logger)
     }
@@ -177,7 +180,7 @@ public final class UsersServer: Sendable {
     }
 }
 
-/// Why ``UsersServer/start(container:host:port:limits:logger:configureRouter:)`` failed.
+/// Why ``UsersServer/start(container:host:port:limits:logger:wiring:configureRouter:)`` failed.
 public enum UsersServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server stopped before it reported a bound port.
     case didNotStart

@@ -7,9 +7,10 @@ import UsersAPI
 func withUsersServer<R>(
     container: any ServerDependency = PrivateDatabaseServerDependency(),
     limits: UsersServer.Limits = UsersServer.Limits(),
+    wiring: UsersRoutes.Wiring = .container,
     _ body: (UsersServer) async throws -> R
 ) async throws -> R {
-    let server = try await UsersServer.start(container: container, limits: limits)
+    let server = try await UsersServer.start(container: container, limits: limits, wiring: wiring)
     do {
         let result = try await body(server)
         try await server.stop()
