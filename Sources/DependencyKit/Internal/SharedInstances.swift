@@ -125,6 +125,15 @@ package struct SharedInstances: Sendable {
     /// fine. The key's type and kind decide the cell's type, so the downcast cannot fail.
     @inlinable
     package func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
+        if let found = existingCell(for: key, as: Cell.self) { return found }
+        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
+    }
+
+    /// The cell for `key` if it has been inserted: the lock-free lookup of ``cell(for:_:)``, for a
+    /// caller whose cell needs more than a call to `init` to make (a scoped instance's cell needs
+    /// its scope's slot, which is another cell of this table).
+    @inlinable
+    package func existingCell<Cell: AnyObject & Sendable>(for key: SharedKey, as _: Cell.Type) -> Cell? {
         let raw = newestTable.loadAcquire()
         if _fastPath(raw != 0),
             let found = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
@@ -132,7 +141,7 @@ package struct SharedInstances: Sendable {
         {
             return unsafeDowncast(found, to: Cell.self)
         }
-        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
+        return nil
     }
 
     /// The slow path of ``cell(for:_:)``: insert the cell, growing the table if it would be more

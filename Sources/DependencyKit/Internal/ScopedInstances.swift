@@ -1,0 +1,230 @@
+// `public import`: the hit path of a scoped instance is `@inlinable`, so its atomics are inlined
+// into client modules.
+public import DependencyKitAtomics
+
+/// A container's slot for one ``DependencyScope``: the scope's generation number and every cell
+/// that holds an instance in the scope, behind one lock.
+///
+/// The lock is held to make or publish a generation's instance cell, and by
+/// ``DependencyContainer/resetScope(_:)`` — never while an instance is created, never on a hit, and
+/// never while an old instance is released (its deinit is user code).
+@usableFromInline
+package final class ScopeSlot: Sendable {
+    private struct State {
+        var generation = 0
+        /// Every cell of this scope in this container, in the order they were first resolved.
+        var members: [any ScopeMember] = []
+    }
+
+    private let state = Locked(State())
+
+    init() {}
+
+    /// How many times the scope has been reset.
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// Adds a cell of this scope; a reset ends its generation with every other.
+    func register(_ member: any ScopeMember) {
+        state.withLock { $0.members.append(member) }
+    }
+
+    /// Runs `body` with the lock held and the current generation number. `body` is engine code.
+    func withLock<Result>(_ body: (_ generation: Int) -> Result) -> Result {
+        state.withLock { body($0.generation) }
+    }
+
+    /// Starts a new generation: every cell stops handing out its instance, and once no reader can
+    /// still be reading an old instance, the old instances and their creation cells are returned
+    /// for the caller to release unlocked — the last reference to an instance runs its deinit.
+    func advance() -> [AnyObject] {
+        state.withLock { state in
+            state.generation += 1
+            var ended: [AnyObject] = []
+            for member in state.members { member.endGeneration(into: &ended) }
+            // Waiting with the lock held keeps resets one at a time, so a reset's drain is never
+            // undone by the next reset's flip. No reader waits for this lock inside its window.
+            for member in state.members { member.drainReaders() }
+            return ended
+        }
+    }
+}
+
+/// What a reset asks of each cell of its scope; see ``ScopedCell``.
+protocol ScopeMember: AnyObject, Sendable {
+    /// Stops handing out the current instance and moves it, and its creation cell, into `ended`.
+    /// Called with the scope slot's lock held.
+    func endGeneration(into ended: inout [AnyObject])
+
+    /// Returns once no reader that might have seen the instance ``endGeneration(into:)`` removed is
+    /// still reading it. Called with the scope slot's lock held, after `endGeneration`.
+    func drainReaders()
+}
+
+/// One call site's instance in one scope of one container: a `scoped(_:) {}` resolve finds it with
+/// one lookup in the container's table, as `shared {}` finds its cell, and reads the instance
+/// without a lock.
+///
+/// ## The hit path
+///
+/// The cell keeps four words at one heap address: the current instance (an ``Instance`` box,
+/// retained by the word, or `0` when this generation has none yet), an epoch, and two reader
+/// counters. A hit increments the counter the epoch selects, loads the instance word, copies the
+/// value out of the box (which retains the value, not the box) and decrements the counter. Inside
+/// that window it runs no user code, takes no lock and does not wait, so the window is a handful of
+/// instructions.
+///
+/// ## Why a reset never frees what a reader is reading
+///
+/// A reset, holding the slot's lock, exchanges the instance word for `0`, then waits until each
+/// of the two counters has been seen at `0` — the one the epoch does not select first, then it
+/// flips the epoch and waits for the other — and only then releases the old box. The counter
+/// increments, the instance loads, the exchange and the counter loads are all sequentially
+/// consistent, so they fall in one total order. Take a reader and either counter's wait:
+///
+/// - If the reader's increment comes before the load that saw the counter at `0`, that load saw
+///   the increment and its decrement: the reader was done with the box.
+/// - If it comes after, the reader's load of the instance word comes after the exchange, so it
+///   finds `0` or a newer instance — never the box being released.
+///
+/// Both counters are waited for after the exchange, so every reader is covered whichever counter
+/// it chose. The epoch only keeps the waits short: after the flip, new readers count themselves on
+/// the other counter, so a counter being waited for only sees readers that loaded the epoch before
+/// the flip, one window each. The wait for the last load that saw `0` acquires every reader's
+/// decrement, so the release happens after every read of the box.
+///
+/// ## The miss path
+///
+/// When the word is `0`, the resolve takes the slot's lock and finds or makes the generation's
+/// creation cell (a ``OnceCell``, or an ``AsyncOnceCell`` for the `async` form), retains it and
+/// unlocks; the cell runs `make` at most once, unlocked, so cycles are named and waits bounded as
+/// for `shared {}`. The value is then published in a new box with a release store, under the lock,
+/// and only if that creation cell is still the generation's: a resolve that raced a reset returns
+/// the old generation's instance without publishing it.
+///
+/// `@unchecked Sendable` is sound here: the words are only touched with the atomics above, at a
+/// heap address this object owns; `creation` is only touched with the slot's lock held.
+@usableFromInline
+package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendable {
+    /// The box a generation's instance lives in, immutable once published.
+    @usableFromInline
+    final class Instance: Sendable {
+        @usableFromInline
+        let value: Value
+
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// `[instance, epoch, readers 0, readers 1]`; see the type's discussion.
+    @usableFromInline
+    let words: UnsafeMutablePointer<Int>
+    /// Safe to hold unowned: the container's table keeps the slot as long as this cell.
+    private unowned let slot: ScopeSlot
+    /// The generation's creation cell, once a resolve has missed in it. Guarded by the slot's lock.
+    private var creation: (any AnyObject & Sendable)?
+
+    init(slot: ScopeSlot) {
+        words = .allocate(capacity: 4)
+        words.initialize(repeating: 0, count: 4)
+        self.slot = slot
+    }
+
+    deinit {
+        let raw = dk_atomic_exchange_seq_cst(words, 0)
+        if raw != 0 { Self.box(at: raw).release() }
+        words.deinitialize(count: 4)
+        words.deallocate()
+    }
+
+    @usableFromInline
+    static func box(at raw: Int) -> Unmanaged<Instance> {
+        Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+    }
+
+    /// The current generation's instance, or `nil` when it has not been made (or published) yet.
+    @inlinable
+    func instance() -> Value? {
+        let readers = words + 2 + (dk_atomic_load_acquire(words + 1) & 1)
+        dk_atomic_fetch_add_seq_cst(readers, 1)
+        defer { dk_atomic_fetch_add_seq_cst(readers, -1) }
+        let raw = dk_atomic_load_seq_cst(words)
+        if raw == 0 { return nil }
+        return Self.box(at: raw)._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// The miss path of a synchronous resolve: creates the generation's instance, or waits for the
+    /// resolve that is creating it.
+    /// - Parameters:
+    ///   - describe: Names the instance of a generation, for the cycle and deadlock messages.
+    ///   - make: Creates the instance. Runs unlocked, at most once per generation unless it throws.
+    /// - Returns: The instance of the generation current when this call began.
+    @usableFromInline
+    func create(describedBy describe: (_ generation: Int) -> String, make: () throws -> Value) rethrows -> Value {
+        let (cell, generation) = slot.withLock { generation in
+            (creationCell { OnceCell<Value>() }, generation)
+        }
+        let value = try cell.value(describedBy: { describe(generation) }, make: make)
+        publish(value, createdIn: cell)
+        return value
+    }
+
+    /// The miss path of an `async` resolve; see ``create(describedBy:make:)``.
+    /// - Parameters:
+    ///   - describe: Names the instance of a generation, for the cycle and deadlock messages.
+    ///   - isolation: The caller's isolation, inherited by `make`.
+    ///   - make: Creates the instance. Runs unlocked, at most once per generation unless it throws.
+    /// - Returns: The instance of the generation current when this call began.
+    /// - Throws: What ``AsyncOnceCell/value(describedBy:isolation:make:)`` throws.
+    @usableFromInline
+    func create<Failure: Error>(
+        describedBy describe: (_ generation: Int) -> String,
+        isolation: isolated (any Actor)?,
+        make: () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let (cell, generation) = slot.withLock { generation in
+            (creationCell { AsyncOnceCell<Value>() }, generation)
+        }
+        let value = try await cell.value(describedBy: { describe(generation) }, isolation: isolation, make: make)
+        publish(value, createdIn: cell)
+        return value
+    }
+
+    /// The generation's creation cell, made on first use. Call with the slot's lock held. A call
+    /// site is either synchronous or `async` (the key's kind tells them apart), so the cell's type
+    /// never changes.
+    private func creationCell<Cell: AnyObject & Sendable>(_ makeCell: () -> Cell) -> Cell {
+        if let creation { return unsafeDowncast(creation, to: Cell.self) }
+        let made = makeCell()
+        creation = made
+        return made
+    }
+
+    /// Hands `value` out from now on, if `cell` still creates this generation's instance.
+    private func publish(_ value: Value, createdIn cell: AnyObject) {
+        slot.withLock { _ in
+            guard creation === cell, dk_atomic_load_relaxed(words) == 0 else { return }
+            dk_atomic_store_release(words, Int(bitPattern: Unmanaged.passRetained(Instance(value)).toOpaque()))
+        }
+    }
+
+    func endGeneration(into ended: inout [AnyObject]) {
+        let raw = dk_atomic_exchange_seq_cst(words, 0)
+        if raw != 0 { ended.append(Self.box(at: raw).takeRetainedValue()) }
+        if let creation {
+            ended.append(creation)
+            self.creation = nil
+        }
+    }
+
+    func drainReaders() {
+        let epoch = dk_atomic_load_relaxed(words + 1)
+        drain(words + 2 + ((epoch + 1) & 1))
+        dk_atomic_fetch_add_seq_cst(words + 1, 1)
+        drain(words + 2 + (epoch & 1))
+    }
+
+    private func drain(_ readers: UnsafeMutablePointer<Int>) {
+        while dk_atomic_load_seq_cst(readers) != 0 {
+            PlatformLock.yieldProcessor()
+        }
+    }
+}
