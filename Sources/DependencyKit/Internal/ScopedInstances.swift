@@ -143,12 +143,18 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     /// The current generation's instance, or `nil` when it has not been made (or published) yet.
     @inlinable
     func instance() -> Value? {
+        read { raw in raw == 0 ? nil : Self.box(at: raw)._withUnsafeGuaranteedRef { $0.value } }
+    }
+
+    /// Runs `body` inside a readers window with the instance word: the box it points to, if any,
+    /// is not released before `body` returns. `body` must not run user code, take the slot's lock
+    /// or wait for anything a reset does (tests pause in it, to hold a reset).
+    @inlinable
+    func read<Result>(_ body: (_ instanceWord: Int) -> Result) -> Result {
         let readers = words + 2 + (dk_atomic_load_acquire(words + 1) & 1)
         dk_atomic_fetch_add_seq_cst(readers, 1)
         defer { dk_atomic_fetch_add_seq_cst(readers, -1) }
-        let raw = dk_atomic_load_seq_cst(words)
-        if raw == 0 { return nil }
-        return Self.box(at: raw)._withUnsafeGuaranteedRef { $0.value }
+        return body(dk_atomic_load_seq_cst(words))
     }
 
     /// The miss path of a synchronous resolve: creates the generation's instance, or waits for the
