@@ -7,45 +7,64 @@ public import DependencyKitAtomics
 ///
 /// The lock is held to make or publish a generation's instance cell, and by
 /// ``DependencyContainer/resetScope(_:)`` — never while an instance is created, never on a hit, and
-/// never while an old instance is released (its deinit is user code).
+/// never while an old instance is released (its deinit is user code). It is taken with
+/// ``lock()`` and ``unlock()`` rather than a closure so that the specialised miss path of
+/// ``ScopedCell`` calls no generic code.
+///
+/// `@unchecked Sendable` is sound here for the same reason as ``Locked``: `generation` and
+/// `members` are only touched with the mutex held, and the mutex lives at a stable heap address.
 @usableFromInline
-package final class ScopeSlot: Sendable {
-    private struct State {
-        var generation = 0
-        /// Every cell of this scope in this container, in the order they were first resolved.
-        var members: [any ScopeMember] = []
-    }
-
-    private let state = Locked(State())
+package final class ScopeSlot: @unchecked Sendable {
+    private let mutex = PlatformLock()
+    /// How many times the scope has been reset. Guarded by the mutex.
+    private var current = 0
+    /// Every cell of this scope in this container, in the order they were first resolved. Guarded
+    /// by the mutex.
+    private var members: [any ScopeMember] = []
 
     init() {}
 
+    deinit {
+        mutex.destroy()
+    }
+
+    @usableFromInline
+    func lock() { mutex.lock() }
+
+    @usableFromInline
+    func unlock() { mutex.unlock() }
+
+    /// The current generation's number; call with the lock held.
+    @usableFromInline
+    var lockedGeneration: Int { current }
+
     /// How many times the scope has been reset.
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int {
+        lock()
+        defer { unlock() }
+        return current
+    }
 
     /// Adds a cell of this scope; a reset ends its generation with every other.
     func register(_ member: any ScopeMember) {
-        state.withLock { $0.members.append(member) }
-    }
-
-    /// Runs `body` with the lock held and the current generation number. `body` is engine code.
-    func withLock<Result>(_ body: (_ generation: Int) -> Result) -> Result {
-        state.withLock { body($0.generation) }
+        lock()
+        defer { unlock() }
+        members.append(member)
     }
 
     /// Starts a new generation: every cell stops handing out its instance, and once no reader can
     /// still be reading an old instance, the old instances and their creation cells are returned
     /// for the caller to release unlocked — the last reference to an instance runs its deinit.
     func advance() -> [AnyObject] {
-        state.withLock { state in
-            state.generation += 1
-            var ended: [AnyObject] = []
-            for member in state.members { member.endGeneration(into: &ended) }
-            // Waiting with the lock held keeps resets one at a time, so a reset's drain is never
-            // undone by the next reset's flip. No reader waits for this lock inside its window.
-            for member in state.members { member.drainReaders() }
-            return ended
-        }
+        lock()
+        defer { unlock() }
+        current += 1
+        var ended: [AnyObject] = []
+        for member in members { member.endGeneration(into: &ended) }
+        // Waiting with the lock held keeps resets one at a time, so a reset's drain is never
+        // undone by the next reset's flip. No reader waits for this lock inside its window.
+        for member in members { member.drainReaders() }
+        return ended
     }
 }
 
@@ -111,6 +130,7 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
         @usableFromInline
         let value: Value
 
+        @usableFromInline
         init(_ value: Value) { self.value = value }
     }
 
@@ -118,9 +138,11 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     @usableFromInline
     let words: UnsafeMutablePointer<Int>
     /// Safe to hold unowned: the container's table keeps the slot as long as this cell.
-    private unowned let slot: ScopeSlot
+    @usableFromInline
+    unowned let slot: ScopeSlot
     /// The generation's creation cell, once a resolve has missed in it. Guarded by the slot's lock.
-    private var creation: (any AnyObject & Sendable)?
+    @usableFromInline
+    var creation: (any AnyObject & Sendable)?
 
     init(slot: ScopeSlot) {
         words = .allocate(capacity: 4)
@@ -163,11 +185,16 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     ///   - describe: Names the instance of a generation, for the cycle and deadlock messages.
     ///   - make: Creates the instance. Runs unlocked, at most once per generation unless it throws.
     /// - Returns: The instance of the generation current when this call began.
-    @usableFromInline
+    ///
+    /// Inlinable, like the hit path, so that it is specialised for the instance's type: a reset
+    /// makes the next resolve take it, and generic code would look up the cells' metadata at run
+    /// time on every such miss.
+    @inlinable
     func create(describedBy describe: (_ generation: Int) -> String, make: () throws -> Value) rethrows -> Value {
-        let (cell, generation) = slot.withLock { generation in
-            (creationCell { OnceCell<Value>() }, generation)
-        }
+        slot.lock()
+        let cell = creationCell { OnceCell<Value>() }
+        let generation = slot.lockedGeneration
+        slot.unlock()
         let value = try cell.value(describedBy: { describe(generation) }, make: make)
         publish(value, createdIn: cell)
         return value
@@ -186,9 +213,10 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
         isolation: isolated (any Actor)?,
         make: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let (cell, generation) = slot.withLock { generation in
-            (creationCell { AsyncOnceCell<Value>() }, generation)
-        }
+        slot.lock()
+        let cell = creationCell { AsyncOnceCell<Value>() }
+        let generation = slot.lockedGeneration
+        slot.unlock()
         let value = try await cell.value(describedBy: { describe(generation) }, isolation: isolation, make: make)
         publish(value, createdIn: cell)
         return value
@@ -197,7 +225,8 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     /// The generation's creation cell, made on first use. Call with the slot's lock held. A call
     /// site is either synchronous or `async` (the key's kind tells them apart), so the cell's type
     /// never changes.
-    private func creationCell<Cell: AnyObject & Sendable>(_ makeCell: () -> Cell) -> Cell {
+    @inlinable
+    func creationCell<Cell: AnyObject & Sendable>(_ makeCell: () -> Cell) -> Cell {
         if let creation { return unsafeDowncast(creation, to: Cell.self) }
         let made = makeCell()
         creation = made
@@ -205,11 +234,12 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     }
 
     /// Hands `value` out from now on, if `cell` still creates this generation's instance.
-    private func publish(_ value: Value, createdIn cell: AnyObject) {
-        slot.withLock { _ in
-            guard creation === cell, dk_atomic_load_relaxed(words) == 0 else { return }
-            dk_atomic_store_release(words, Int(bitPattern: Unmanaged.passRetained(Instance(value)).toOpaque()))
-        }
+    @inlinable
+    func publish(_ value: Value, createdIn cell: AnyObject) {
+        slot.lock()
+        defer { slot.unlock() }
+        guard creation === cell, dk_atomic_load_relaxed(words) == 0 else { return }
+        dk_atomic_store_release(words, Int(bitPattern: Unmanaged.passRetained(Instance(value)).toOpaque()))
     }
 
     func endGeneration(into ended: inout [AnyObject]) {
