@@ -110,8 +110,14 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
+            if case .some(.some(let instance)) = sharedInstances.withExistingCell(
+                for: key,
+                as: ScopedCell<T>.self,
+                { $0.instance() }
+            ) {
+                return instance
+            }
             let cell = sharedInstances.existingCell(for: key, as: ScopedCell<T>.self) ?? scopedCell(for: key, in: scope)
-            if let instance = cell.instance() { return instance }
             return try cell.create(
                 describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
                 make: make
