@@ -159,7 +159,9 @@ private final class RacingCore: DependencyContainer, @unchecked Sendable {
     let released = Counter()
 
     func resolveTracked() -> Tracked {
-        scoped(.race, fileID: "Race.swift", line: 1, column: 1) { Tracked(serial: made.increment(), released: released) }
+        scoped(.race, fileID: "Race.swift", line: 1, column: 1) {
+            Tracked(serial: made.increment(), released: released)
+        }
     }
 
     /// The cell of ``resolveTracked()``, once it has been resolved.
@@ -264,7 +266,9 @@ struct ScopedInstanceResetRaceTests {
             // Give the reset every chance to finish: it must not, while this window is open.
             for _ in 0..<50 { pauseBriefly() }
             let box = ScopedCell<Tracked>.box(at: raw)
-            return (box._withUnsafeGuaranteedRef { $0.value.canary == Tracked.wholeCanary }, resetDone.loadAcquire() != 0)
+            return (
+                box._withUnsafeGuaranteedRef { $0.value.canary == Tracked.wholeCanary }, resetDone.loadAcquire() != 0
+            )
         }
         #expect(aliveWhileRead)
         #expect(!resetReturnedWhileRead)

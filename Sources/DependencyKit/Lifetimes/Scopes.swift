@@ -188,7 +188,11 @@ extension DependencyContainer {
     /// Instances in other scopes, `shared {}` instances and other containers' scopes are not
     /// touched. Code that already holds an instance keeps it; it is freed when the last holder lets
     /// go. Safe to call from any thread while other threads resolve: each resolve gets the
-    /// instance of the generation before or after the reset.
+    /// instance of the generation before or after the reset. A resolve that finds its instance
+    /// takes no lock; the reset instead waits, before it releases the old instances, for resolves
+    /// that are in the middle of reading one (a few instructions each, never user code). The old
+    /// instances are released after the scope's lock is let go, so their deinits may resolve and
+    /// reset.
     ///
     /// ```swift
     /// func signOut() {
