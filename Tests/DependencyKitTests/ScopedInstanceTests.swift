@@ -131,3 +131,227 @@ struct ScopedInstanceTests {
         #expect(container.made.count <= container.generation(of: .visit) + 1)
     }
 }
+
+extension DependencyScope {
+    fileprivate static let race = DependencyScope("race")
+}
+
+/// An instance that says whether it is still alive and whole: a resolve that handed out a released
+/// or half-made instance would read a wrong `canary` (and ThreadSanitizer would report the access).
+private final class Tracked: Sendable {
+    static let wholeCanary = 0x5EED_CAFE
+    let serial: Int
+    let canary: Int
+    let released: Counter
+
+    init(serial: Int, released: Counter) {
+        self.serial = serial
+        self.released = released
+        canary = Self.wholeCanary
+    }
+
+    deinit { released.increment() }
+}
+
+/// A container whose scoped resolves count what they make and what is released.
+private final class RacingCore: DependencyContainer, @unchecked Sendable {
+    let made = Counter()
+    let released = Counter()
+
+    func resolveTracked() -> Tracked {
+        scoped(.race, fileID: "Race.swift", line: 1, column: 1) {
+            Tracked(serial: made.increment(), released: released)
+        }
+    }
+
+    /// The cell of ``resolveTracked()``, once it has been resolved.
+    var trackedCell: ScopedCell<Tracked>? {
+        let key = SharedKey(
+            fileID: "Race.swift",
+            line: 1,
+            column: 1,
+            type: Tracked.self,
+            kind: .scoped,
+            scope: DependencyScope.race.id
+        )
+        return sharedInstances.existingCell(for: key, as: ScopedCell<Tracked>.self)
+    }
+
+    func resolveAsyncTracked() async -> Tracked {
+        await scoped(.race) { () async -> Tracked in
+            await Task.yield()
+            return Tracked(serial: made.increment(), released: released)
+        }
+    }
+
+    /// One call site whose scope is chosen by its caller, as a helper that forwards it would.
+    func resolveStore(in scope: DependencyScope) -> Store { scoped(scope) { Store(serial: made.increment()) } }
+}
+
+/// Resets racing the lock-free read of a scoped instance. Run under `--sanitize=thread`.
+struct ScopedInstanceResetRaceTests {
+    @Test func resetsRacingResolvesHandOutOnlyWholeLiveInstancesOnePerGeneration() {
+        let container = RacingCore()
+        let resets = 300
+        let seen = Locked([Int: Set<Int>]())
+        let broken = Counter()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            for _ in 0..<resets {
+                container.resetScope(.race)
+                PlatformLock.yieldProcessor()
+            }
+        }
+        for _ in 0..<6 {
+            DispatchQueue.global().async(group: group) {
+                var mine: [Int: Set<Int>] = [:]
+                for _ in 0..<3_000 {
+                    let before = container.generation(of: .race)
+                    let tracked = container.resolveTracked()
+                    let after = container.generation(of: .race)
+                    if tracked.canary != Tracked.wholeCanary { broken.increment() }
+                    if before == after { mine[before, default: []].insert(tracked.serial) }
+                }
+                seen.withLock { seen in seen.merge(mine) { $0.union($1) } }
+            }
+        }
+        group.wait()
+        #expect(broken.count == 0)
+        let generations = seen.withLock { $0 }
+        #expect(generations.values.allSatisfy { $0.count == 1 })
+        #expect(container.made.count <= resets + 1)
+        // Once no one holds them, every instance a reset ended is released.
+        container.resetScope(.race)
+        #expect(container.released.count == container.made.count)
+    }
+
+    @Test func asyncResolvesRacingResetsGetOneInstancePerGenerationAndReleaseTheOldOnes() async {
+        let container = RacingCore()
+        let resetter = Task.detached {
+            for _ in 0..<100 {
+                container.resetScope(.race)
+                await Task.yield()
+            }
+        }
+        let broken = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var broken = 0
+                    for _ in 0..<500 where await container.resolveAsyncTracked().canary != Tracked.wholeCanary {
+                        broken += 1
+                    }
+                    return broken
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        await resetter.value
+        #expect(broken == 0)
+        #expect(container.made.count <= 101)
+        container.resetScope(.race)
+        #expect(container.released.count == container.made.count)
+    }
+
+    @Test func aResetWaitsForAReaderInsideItsWindowBeforeReleasingTheInstance() throws {
+        let container = RacingCore()
+        weak let ended = container.resolveTracked()
+        let cell = try #require(container.trackedCell)
+        let resetDone = AtomicWord(0)
+        let group = DispatchGroup()
+        let (aliveWhileRead, resetReturnedWhileRead) = cell.read { raw -> (Bool, Bool) in
+            DispatchQueue.global().async(group: group) {
+                container.resetScope(.race)
+                resetDone.storeRelease(1)
+            }
+            // Give the reset every chance to finish: it must not, while this window is open.
+            for _ in 0..<50 { pauseBriefly() }
+            let box = ScopedCell<Tracked>.box(at: raw)
+            return (
+                box._withUnsafeGuaranteedRef { $0.value.canary == Tracked.wholeCanary }, resetDone.loadAcquire() != 0
+            )
+        }
+        #expect(aliveWhileRead)
+        #expect(!resetReturnedWhileRead)
+        group.wait()
+        #expect(ended == nil)
+        #expect(container.released.count == 1)
+    }
+
+    @Test func aCreationThatRacedAResetIsNotHandedOutInTheNextGeneration() {
+        let container = GatedScopedCore()
+        let raced = Locked<Store?>(nil)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let store = container.resolveGated()
+            raced.withLock { $0 = store }
+        }
+        container.creating.wait()
+        container.resetScope(.race)
+        container.proceed.signal()
+        group.wait()
+        let next = container.resolveGated()
+        #expect(next !== raced.withLock { $0 })
+        #expect(container.resolveGated() === next)
+        #expect(container.made.count == 2)
+    }
+
+    @Test func anInstanceEndedByAResetIsReleasedWhenItsLastHolderLetsGo() {
+        let container = RacingCore()
+        weak var ended: Tracked?
+        do {
+            let held = container.resolveTracked()
+            ended = held
+            container.resetScope(.race)
+            #expect(ended != nil)
+            #expect(container.resolveTracked() !== held)
+        }
+        #expect(ended == nil)
+        #expect(container.released.count == 1)
+    }
+
+    @Test func oneCallSiteKeepsOneInstancePerScope() {
+        let container = RacingCore()
+        let visit = container.resolveStore(in: .visit)
+        let tenant = container.resolveStore(in: .tenant)
+        #expect(visit !== tenant)
+        #expect(container.resolveStore(in: .visit) === visit)
+        container.resetScope(.visit)
+        #expect(container.resolveStore(in: .visit) !== visit)
+        #expect(container.resolveStore(in: .tenant) === tenant)
+    }
+
+    @Test func aCycleThroughAScopedInstanceIsNamedWithItsGeneration() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let container = SelfScopedCore()
+            container.resetScope(.race)
+            _ = container.resolveLoop()
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("in scope race (generation 1) of SelfScopedCore"), "\(output)")
+    }
+}
+
+/// A scoped instance whose creation asks for itself.
+private final class SelfScopedCore: DependencyContainer, @unchecked Sendable {
+    func resolveLoop() -> Store { scoped(.race) { Store(serial: resolveLoop().serial) } }
+}
+
+/// A scoped instance whose first creation waits, so that a test can reset the scope meanwhile.
+private final class GatedScopedCore: DependencyContainer, @unchecked Sendable {
+    let made = Counter()
+    /// Signalled when the first creation has begun.
+    let creating = DispatchSemaphore(value: 0)
+    /// Lets the first creation finish.
+    let proceed = DispatchSemaphore(value: 0)
+
+    func resolveGated() -> Store {
+        scoped(.race) {
+            let serial = made.increment()
+            if serial == 1 {
+                creating.signal()
+                proceed.wait()
+            }
+            return Store(serial: serial)
+        }
+    }
+}

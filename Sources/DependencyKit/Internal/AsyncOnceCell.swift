@@ -183,15 +183,21 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
     }
 
     /// Stops the process if waiter `id` is still suspended after the wait limit.
+    ///
+    /// The watchdog holds the cell weakly: it is cancelled when the wait ends but only winds down
+    /// when it next runs, and a strong reference would keep the cell — and the instance it made —
+    /// alive until then, past the reset that ended a scoped instance. A waiter holds the cell while
+    /// it waits, so a cell that is gone has no one left to watch.
     private func watch(_ id: Int, describedBy description: String) -> Task<Void, Never> {
         let limit = CreationWaits.waitLimitMilliseconds
         let start = CreationWaits.monotonicMilliseconds()
-        return Task.detached { [self] in
+        return Task.detached { [weak self] in
             do {
                 try await Task.sleep(nanoseconds: UInt64(max(0, limit)) * 1_000_000)
             } catch {
                 return
             }
+            guard let self else { return }
             let stillWaiting = state.withLock { state in
                 guard case .creating(let waiters) = state.phase else { return false }
                 return waiters.contains { $0.id == id }

@@ -131,6 +131,16 @@ struct PlatformLock {
         #endif
     }
 
+    /// Gives the processor to another ready thread, for a wait that spins on a word another thread
+    /// is about to change.
+    static func yieldProcessor() {
+        #if os(Windows)
+            _ = SwitchToThread()
+        #elseif _runtime(_multithreaded)
+            sched_yield()
+        #endif
+    }
+
     /// An identifier of the calling thread, unique among live threads.
     static var currentThread: UInt {
         #if os(Windows)

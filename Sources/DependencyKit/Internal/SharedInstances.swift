@@ -43,10 +43,15 @@ package struct SharedInstances: Sendable {
         let key: SharedKey
         @usableFromInline
         let cell: any AnyObject & Sendable
+        /// `cell`'s address, for a caller that borrows the cell: reading the existential would copy
+        /// it, a retain and a release.
+        @usableFromInline
+        let cellAddress: Int
 
         init(key: SharedKey, cell: any AnyObject & Sendable) {
             self.key = key
             self.cell = cell
+            cellAddress = Int(bitPattern: Unmanaged.passUnretained(cell as AnyObject).toOpaque())
         }
     }
 
@@ -90,6 +95,20 @@ package struct SharedInstances: Sendable {
             }
         }
 
+        /// The entry for `key`, unretained, or `nil`: the probe of ``cell(for:)`` for a caller that
+        /// borrows the cell instead of retaining it.
+        @inlinable
+        func entry(for key: SharedKey) -> Unmanaged<Entry>? {
+            var position = key.probeHash & mask
+            while true {
+                let raw = dk_atomic_load_acquire(slots + position)
+                if raw == 0 { return nil }
+                let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                if entry._withUnsafeGuaranteedRef({ $0.key.matches(key) }) { return entry }
+                position = (position &+ 1) & mask
+            }
+        }
+
         /// Publishes `entry` in the first empty slot of its probe sequence. Call with the insertion
         /// lock held, on a table that is less than half full.
         func insert(_ entry: Entry) {
@@ -125,6 +144,15 @@ package struct SharedInstances: Sendable {
     /// fine. The key's type and kind decide the cell's type, so the downcast cannot fail.
     @inlinable
     package func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
+        if let found = existingCell(for: key, as: Cell.self) { return found }
+        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
+    }
+
+    /// The cell for `key` if it has been inserted: the lock-free lookup of ``cell(for:_:)``, for a
+    /// caller whose cell needs more than a call to `init` to make (a scoped instance's cell needs
+    /// its scope's slot, which is another cell of this table).
+    @inlinable
+    package func existingCell<Cell: AnyObject & Sendable>(for key: SharedKey, as _: Cell.Type) -> Cell? {
         let raw = newestTable.loadAcquire()
         if _fastPath(raw != 0),
             let found = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
@@ -132,7 +160,29 @@ package struct SharedInstances: Sendable {
         {
             return unsafeDowncast(found, to: Cell.self)
         }
-        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
+        return nil
+    }
+
+    /// Runs `body` on the cell for `key`, if it has been inserted, without retaining the cell.
+    ///
+    /// Sound for the reason the table itself is read without retaining it: cells live as long as
+    /// the container, and every caller is running a resolve of that container. A resolve that
+    /// runs on every call (a scoped hit) saves the retain and release of its cell, which on two
+    /// threads are two more writes to a reference count both threads share.
+    @inlinable
+    package func withExistingCell<Cell: AnyObject & Sendable, Result>(
+        for key: SharedKey,
+        as _: Cell.Type,
+        _ body: (Cell) -> Result
+    ) -> Result? {
+        let raw = newestTable.loadAcquire()
+        guard _fastPath(raw != 0),
+            let entry = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                ._withUnsafeGuaranteedRef({ $0.entry(for: key) })
+        else { return nil }
+        let address = entry._withUnsafeGuaranteedRef { $0.cellAddress }
+        let cell = Unmanaged<Cell>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
+        return cell._withUnsafeGuaranteedRef(body)
     }
 
     /// The slow path of ``cell(for:_:)``: insert the cell, growing the table if it would be more

@@ -12,6 +12,10 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         case strong
         case weak
         case async
+        /// A `scoped(_:) {}` instance; the key's scope tells the scopes apart.
+        case scoped
+        /// An `async` `scoped(_:) {}` instance.
+        case scopedAsync
     }
 
     @usableFromInline
@@ -22,16 +26,20 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
     let column: UInt
     @usableFromInline
     let type: ObjectIdentifier
+    /// The kind in the low byte, and above it the ``DependencyScope``'s identity for a scoped
+    /// instance or a scope's slot (`0` otherwise): a helper that forwards its caller's call site
+    /// may hold instances in several scopes. One word — the kind alone took one, with padding — so
+    /// a `shared {}` key is no larger and compares the pair in one instruction.
     @usableFromInline
-    let kind: Kind
+    let kindAndScope: UInt
 
     @usableFromInline
-    package init(fileID: String, line: UInt, column: UInt, type: Any.Type, kind: Kind) {
+    package init(fileID: String, line: UInt, column: UInt, type: Any.Type, kind: Kind, scope: Int = 0) {
         self.fileID = fileID
         self.line = line
         self.column = column
         self.type = ObjectIdentifier(type)
-        self.kind = kind
+        kindAndScope = UInt(kind.rawValue) | UInt(bitPattern: scope) &<< 8
     }
 
     @usableFromInline
@@ -40,8 +48,8 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
     /// `==` with the cheap comparisons first: keys in one container mostly differ by line.
     @inlinable
     package func matches(_ other: SharedKey) -> Bool {
-        line == other.line && column == other.column && type == other.type && kind == other.kind
-            && fileID == other.fileID
+        line == other.line && column == other.column && type == other.type
+            && kindAndScope == other.kindAndScope && fileID == other.fileID
     }
 
     /// A cheap, well-mixed hash for the lock-free table's probe sequence (see ``SharedInstances``).
@@ -55,7 +63,7 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         mixed ^= line &* 0x9E37_79B9
         mixed ^= column &<< 12
         mixed ^= UInt(fileID.utf8.count) &<< 20
-        mixed ^= UInt(kind.rawValue) &<< 28
+        mixed ^= kindAndScope &<< 28
         // A multiply-xorshift finaliser, so that nearby lines land in scattered slots.
         mixed ^= mixed &>> 15
         mixed &*= 0x2C1B_3C6D
@@ -74,6 +82,6 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(line)
         hasher.combine(column)
         hasher.combine(type)
-        hasher.combine(kind)
+        hasher.combine(kindAndScope)
     }
 }

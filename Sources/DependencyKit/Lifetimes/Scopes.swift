@@ -19,6 +19,7 @@
 /// makes two scopes, even with the same name.
 public struct DependencyScope: Hashable, Sendable, CustomStringConvertible {
     /// What tells this scope apart from every other: unique in the process.
+    @usableFromInline
     let id: Int
     /// The scope's name in diagnostics.
     public let name: String
@@ -50,49 +51,24 @@ public struct DependencyScope: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// One generation of one scope in one container: the instances made since the scope's last reset.
-///
-/// A reset replaces the generation; resolves that already hold the old one finish with it (their
-/// creations still run exactly once, in the old generation), and it is freed, with its instances,
-/// when the last of them returns. Holders of an old instance keep it.
-@usableFromInline
-package final class ScopeGeneration: Sendable {
-    @usableFromInline
-    let number: Int
-    @usableFromInline
-    let instances = SharedInstances()
-
-    init(number: Int) { self.number = number }
-}
-
-/// A container's slot for one scope: the scope's current generation, behind a lock held only to
-/// read or swap the reference, never while an instance is created.
-@usableFromInline
-package final class ScopeSlot: Sendable {
-    private let current = Locked(ScopeGeneration(number: 0))
-
-    init() {}
-
-    @usableFromInline
-    var generation: ScopeGeneration { current.withLock { $0 } }
-
-    /// Starts a new generation and returns the old one, which the caller releases unlocked: its
-    /// instances' deinits are user code.
-    func advance() -> ScopeGeneration {
-        current.withLock { current in
-            let old = current
-            current = ScopeGeneration(number: old.number + 1)
-            return old
-        }
-    }
-}
-
 extension DependencyContainer {
     /// The slot of `scope` in this container, made on first use.
-    @usableFromInline
     func scopeSlot(_ scope: DependencyScope) -> ScopeSlot {
-        let key = SharedKey(fileID: "", line: UInt(scope.id), column: 0, type: ScopeSlot.self, kind: .strong)
+        let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
         return sharedInstances.cell(for: key) { ScopeSlot() }
+    }
+
+    /// The cell of a scoped call site, made on its first resolve: the miss of the lookup in
+    /// ``scoped(_:_:fileID:line:column:_:)``.
+    @usableFromInline
+    func scopedCell<T: Sendable>(for key: SharedKey, in scope: DependencyScope) -> ScopedCell<T> {
+        // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
+        let slot = scopeSlot(scope)
+        return sharedInstances.cell(for: key) {
+            let cell = ScopedCell<T>(slot: slot)
+            slot.register(cell)
+            return cell
+        }
     }
 
     /// Returns this container's instance in `scope`, created the first time this resolve is called
@@ -132,14 +108,20 @@ extension DependencyContainer {
         column: UInt = #column,
         _ make: () throws -> T
     ) rethrows -> T {
-        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
+        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
-            let generation = scopeSlot(scope).generation
-            return try generation.instances.cell(for: key) { OnceCell<T>() }
-                .value(
-                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: generation) },
-                    make: make
-                )
+            if case .some(.some(let instance)) = sharedInstances.withExistingCell(
+                for: key,
+                as: ScopedCell<T>.self,
+                { $0.instance() }
+            ) {
+                return instance
+            }
+            let cell = sharedInstances.existingCell(for: key, as: ScopedCell<T>.self) ?? scopedCell(for: key, in: scope)
+            return try cell.create(
+                describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
+                make: make
+            )
         }
     }
 
@@ -169,9 +151,16 @@ extension DependencyContainer {
         isolation: isolated (any Actor)? = #isolation,
         _ make: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
-        let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
-        let generation = scopeSlot(scope).generation
-        let cell = generation.instances.cell(for: key) { AsyncOnceCell<T>() }
+        let key = SharedKey(
+            fileID: fileID,
+            line: line,
+            column: column,
+            type: T.self,
+            kind: .scopedAsync,
+            scope: scope.id
+        )
+        let cell: ScopedCell<T> =
+            sharedInstances.existingCell(for: key, as: ScopedCell<T>.self) ?? scopedCell(for: key, in: scope)
         do {
             return try await withResolution(
                 name,
@@ -180,8 +169,9 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
-                try await cell.value(
-                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: generation) },
+                if let instance = cell.instance() { return instance }
+                return try await cell.create(
+                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
                     isolation: isolation,
                     make: make
                 )
@@ -198,7 +188,11 @@ extension DependencyContainer {
     /// Instances in other scopes, `shared {}` instances and other containers' scopes are not
     /// touched. Code that already holds an instance keeps it; it is freed when the last holder lets
     /// go. Safe to call from any thread while other threads resolve: each resolve gets the
-    /// instance of the generation before or after the reset.
+    /// instance of the generation before or after the reset. A resolve that finds its instance
+    /// takes no lock; the reset instead waits, before it releases the old instances, for resolves
+    /// that are in the middle of reading one (a few instructions each, never user code). The old
+    /// instances are released after the scope's lock is let go, so their deinits may resolve and
+    /// reset.
     ///
     /// ```swift
     /// func signOut() {
@@ -207,16 +201,16 @@ extension DependencyContainer {
     /// ```
     /// - Parameter scope: The scope to reset.
     public func resetScope(_ scope: DependencyScope) {
-        let old = scopeSlot(scope).advance()
+        let ended = scopeSlot(scope).advance()
         // Released here, unlocked: the last reference to an instance runs its deinit.
-        withExtendedLifetime(old) {}
+        withExtendedLifetime(ended) {}
     }
 
     /// How many times `scope` has been reset in this container.
     /// - Parameter scope: A scope.
     /// - Returns: `0` until the first ``resetScope(_:)``.
     public func generation(of scope: DependencyScope) -> Int {
-        scopeSlot(scope).generation.number
+        scopeSlot(scope).generation
     }
 
     @usableFromInline
@@ -224,8 +218,8 @@ extension DependencyContainer {
         _ type: Any.Type,
         name: String,
         scope: DependencyScope,
-        generation: ScopeGeneration
+        generation: Int
     ) -> String {
-        "the \(type) of \(name) in scope \(scope) (generation \(generation.number)) of \(Self.self)"
+        "the \(type) of \(name) in scope \(scope) (generation \(generation)) of \(Self.self)"
     }
 }

@@ -33,6 +33,22 @@ static inline _Bool dk_atomic_compare_exchange(intptr_t *_Nonnull word, intptr_t
         (_Atomic(intptr_t) *)word, expected, desired, memory_order_acq_rel, memory_order_acquire);
 }
 
+// Sequentially consistent forms, for the scoped-instance readers' window: a reader's increment of
+// its counter and its load of the instance, and a reset's exchange of the instance and its load of
+// the counter, must fall in one total order (a store followed by a load of another word).
+
+static inline intptr_t dk_atomic_load_seq_cst(const intptr_t *_Nonnull word) {
+    return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_seq_cst);
+}
+
+static inline intptr_t dk_atomic_fetch_add_seq_cst(intptr_t *_Nonnull word, intptr_t delta) {
+    return atomic_fetch_add_explicit((_Atomic(intptr_t) *)word, delta, memory_order_seq_cst);
+}
+
+static inline intptr_t dk_atomic_exchange_seq_cst(intptr_t *_Nonnull word, intptr_t value) {
+    return atomic_exchange_explicit((_Atomic(intptr_t) *)word, value, memory_order_seq_cst);
+}
+
 // MARK: - The diagnostics word
 
 // The one word every DependencyKit resolution reads to decide whether diagnostics run.
