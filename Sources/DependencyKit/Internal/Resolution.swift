@@ -53,12 +53,8 @@ package func withResolution<T, Failure: Error>(
     let depth = countsDepth ? dk_resolution_depth_enter() : 0
     defer { if countsDepth { dk_resolution_depth_exit() } }
     if _slowPath(DiagnosticsWord.isActive || depth > RunawayResolution.depthLimit) {
-        return try diagnosedResolution(
-            name(),
-            of: type,
-            lifetime: lifetime,
-            container: container,
-            implementer: implementer,
+        return try ResolutionFrame.run(
+            Resolution(name(), of: type, lifetime: lifetime, container: container, implementer: implementer),
             depth: depth,
             cycleError: cycleError,
             body
@@ -88,12 +84,8 @@ package func withResolution<T, Failure: Error>(
         }
     }
     if _slowPath(DiagnosticsWord.isActive) {
-        return try await diagnosedResolution(
-            name(),
-            of: type,
-            lifetime: lifetime,
-            container: container,
-            implementer: implementer,
+        return try await ResolutionFrame.run(
+            Resolution(name(), of: type, lifetime: lifetime, container: container, implementer: implementer),
             isolation: isolation,
             cycleError: cycleError,
             body
@@ -102,49 +94,51 @@ package func withResolution<T, Failure: Error>(
     return try await body()
 }
 
+/// What one resolution asks for: the facts every diagnostic keeps about it — a frame of the
+/// chain, a trace's record, a runaway resolution's entry — turned into a ``Diagnostics/Step`` only
+/// when a message or a graph needs names.
 @usableFromInline
-func diagnosedResolution<T, Failure: Error>(
-    _ name: String,
-    of type: T.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject?,
-    implementer: (any AnyObject.Type)?,
-    depth: Int,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
-    _ body: () throws(Failure) -> T
-) throws(Failure) -> T {
-    if depth > RunawayResolution.depthLimit,
-        let cycle = RunawayResolution.record(
-            name, of: type, lifetime: lifetime, container: container, implementer: implementer)
-    {
-        // A resolution that throws its cycles (the registry) throws this one too; others stop.
-        guard let cycleError else { fatalError(cycle.trapMessage + RunawayResolution.runawayNote) }
-        throw cycleError(cycle)
-    }
-    guard DiagnosticsWord.isActive,
-        let frame = try ResolutionFrame.enter(
-            name, of: type, lifetime: lifetime, container: container, implementer: implementer,
-            cycleError: cycleError)
-    else { return try body() }
-    return try frame.run(body)
-}
+struct Resolution: Sendable {
+    let name: String
+    let requestedType: any Any.Type
+    let lifetime: Diagnostics.Lifetime
+    let containerID: ObjectIdentifier?
+    let containerType: (any AnyObject.Type)?
+    /// The class whose code builds the value, when known.
+    let implementerType: (any AnyObject.Type)?
 
-@usableFromInline
-func diagnosedResolution<T, Failure: Error>(
-    _ name: String,
-    of type: T.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject?,
-    implementer: (any AnyObject.Type)?,
-    isolation: isolated (any Actor)?,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
-    _ body: () async throws(Failure) -> T
-) async throws(Failure) -> T {
-    let frame = try ResolutionFrame.enter(
-        name, of: type, lifetime: lifetime, container: container, implementer: implementer,
-        cycleError: cycleError)
-    guard let frame else { return try await body() }
-    return try await frame.run(isolation: isolation, body)
+    @usableFromInline
+    init(
+        _ name: String,
+        of type: any Any.Type,
+        lifetime: Diagnostics.Lifetime,
+        container: AnyObject?,
+        implementer: (any AnyObject.Type)?
+    ) {
+        self.name = name
+        self.requestedType = type
+        self.lifetime = lifetime
+        self.containerID = container.map(ObjectIdentifier.init)
+        self.containerType = container.map { Swift.type(of: $0) }
+        self.implementerType = implementer
+    }
+
+    /// Whether `other` is the same resolution: same name, requested type and container.
+    func isSame(as other: Resolution) -> Bool {
+        containerID == other.containerID && ObjectIdentifier(requestedType) == ObjectIdentifier(other.requestedType)
+            && name == other.name
+    }
+
+    /// The resolution named, for messages and graphs.
+    var step: Diagnostics.Step {
+        Diagnostics.Step(
+            name: name,
+            requestedType: String(describing: requestedType),
+            lifetime: lifetime,
+            container: containerType.map { String(describing: $0) },
+            implementer: implementerType.map { String(describing: $0) }
+        )
+    }
 }
 
 // MARK: - The diagnostics word
@@ -185,18 +179,16 @@ enum DiagnosticsWord {
     @inlinable
     static var isActive: Bool { dk_diagnostics_load_relaxed() != idle }
 
+    static func load() -> Int { dk_diagnostics_load_relaxed() }
+
     /// Whether cycle checking is on, given a loaded word.
-    static func checksCycles(_ word: Int) -> Bool {
-        (word & toggledBit != 0) != checksCyclesByDefault
-    }
+    static func checksCycles(_ word: Int) -> Bool { (word & toggledBit != 0) != checksCyclesByDefault }
 
     /// Whether any trace is live, given a loaded word.
     static func isTracing(_ word: Int) -> Bool { word & (testContextUnit - traceUnit) != 0 }
 
     /// Whether any test context is live, given a loaded word.
     static func hasTestContexts(_ word: Int) -> Bool { word >= testContextUnit }
-
-    static func load() -> Int { dk_diagnostics_load_relaxed() }
 
     static func setChecksCycles(_ on: Bool) {
         if on == checksCyclesByDefault {
@@ -206,13 +198,8 @@ enum DiagnosticsWord {
         }
     }
 
-    static func beginTrace() { dk_diagnostics_fetch_add(traceUnit) }
-
-    static func endTrace() { dk_diagnostics_fetch_add(-traceUnit) }
-
-    static func beginTestContext() { dk_diagnostics_fetch_add(testContextUnit) }
-
-    static func endTestContext() { dk_diagnostics_fetch_add(-testContextUnit) }
+    /// Counts a trace or a test context in (`units` positive) or out (negative).
+    static func add(_ units: Int) { dk_diagnostics_fetch_add(units) }
 }
 
 // MARK: - Runaway resolutions
@@ -236,26 +223,12 @@ enum RunawayResolution {
 
     /// The resolutions recorded on one thread past the depth limit, innermost last.
     final class Record {
-        struct Entry {
-            let depth: Int
-            let name: String
-            let typeID: ObjectIdentifier
-            let containerID: ObjectIdentifier?
-            let step: Diagnostics.Step
-        }
-
-        var entries: [Entry] = []
+        var entries: [(depth: Int, resolution: Resolution)] = []
     }
 
-    /// Records one resolution past the depth limit; returns the cycle it closes when it repeats one.
-    @usableFromInline
-    static func record(
-        _ name: String,
-        of type: any Any.Type,
-        lifetime: Diagnostics.Lifetime,
-        container: AnyObject?,
-        implementer: (any AnyObject.Type)?
-    ) -> Diagnostics.CycleError? {
+    /// Records one resolution `depth` deep on this thread; returns the cycle it closes when it
+    /// repeats one.
+    static func record(_ resolution: Resolution, depth: Int) -> Diagnostics.CycleError? {
         let record: Record
         if let raw = dk_runaway_record_get() {
             record = Unmanaged<Record>.fromOpaque(raw).takeUnretainedValue()
@@ -263,32 +236,16 @@ enum RunawayResolution {
             record = Record()
             dk_runaway_record_set(Unmanaged.passRetained(record).toOpaque())
         }
-        let depth = dk_resolution_depth_get()
         // Entries at this depth or deeper belong to resolutions that have returned.
-        while let last = record.entries.last, last.depth >= depth {
-            record.entries.removeLast()
-        }
-        let typeID = ObjectIdentifier(type)
-        let containerID = container.map(ObjectIdentifier.init)
-        let step = Diagnostics.Step(
-            name: name,
-            requestedType: String(describing: type),
-            lifetime: lifetime,
-            container: container.map { String(describing: Swift.type(of: $0)) },
-            implementer: implementer.map { String(describing: $0) }
-        )
-        if let start = record.entries.lastIndex(where: {
-            $0.name == name && $0.typeID == typeID && $0.containerID == containerID
-        }) {
-            let chain = Array(record.entries[start...].map(\.step)) + [step]
+        record.entries.removeAll { $0.depth >= depth }
+        if let start = record.entries.lastIndex(where: { $0.resolution.isSame(as: resolution) }) {
+            let chain = record.entries[start...].map(\.resolution.step) + [resolution.step]
             record.entries.removeAll()
             return Diagnostics.CycleError(chain: chain)
         }
-        record.entries.append(
-            Record.Entry(depth: depth, name: name, typeID: typeID, containerID: containerID, step: step)
-        )
+        record.entries.append((depth, resolution))
         if record.entries.count > recordLimit {
-            let recent = record.entries.suffix(8).map { "  \($0.step)" }.joined(separator: "\n")
+            let recent = record.entries.suffix(8).map { "  \($0.resolution.step)" }.joined(separator: "\n")
             fatalError(
                 """
                 Resolutions nested more than \(depthLimit + recordLimit) deep on one thread without \

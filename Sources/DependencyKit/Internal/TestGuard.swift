@@ -2,7 +2,7 @@
 ///
 /// DependencyKitTesting binds a ``TestContext`` for each test case it scopes. While any context is
 /// live, the diagnostics word sends every resolution through the diagnosed path, where
-/// ``inspect(_:of:lifetime:container:implementer:)`` looks for three mistakes: a live leaf served
+/// ``inspect(_:chain:)`` looks for three mistakes: a live leaf served
 /// by production code inside a test, a global container serving work that escaped a test's scope,
 /// and a global install while tests scoped to the same injector run. Production code never binds
 /// a context, so none of this runs there: the hot path is the same one relaxed load.
@@ -64,26 +64,18 @@ package enum TestGuard {
     }
 
     /// Looks at one resolution performed while a test context is live somewhere in the process.
-    static func inspect(
-        _ name: String,
-        of type: any Any.Type,
-        lifetime: Diagnostics.Lifetime,
-        container: AnyObject?,
-        implementer: (any AnyObject.Type)?,
-        chain: [Diagnostics.Step]
-    ) {
+    static func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+        let (name, type) = (resolution.name, resolution.requestedType)
         let context = TestContext.current
         if let context {
-            if lifetime == .live, !Exemptions.current.contains(.liveDependencies) {
-                context.report(liveLeafMessage(name, of: type, container: container, implementer: implementer))
+            if resolution.lifetime == .live, !Exemptions.current.contains(.liveDependencies) {
+                context.report(liveLeafMessage(resolution))
             }
             return
         }
-        guard let container else { return }
-        let id = ObjectIdentifier(container)
+        guard let id = resolution.containerID, let containerType = resolution.containerType else { return }
         let (isGlobal, handler) = state.withLock { ($0.globals.contains(id), $0.handlers?.escapedWork) }
         guard isGlobal, let handler else { return }
-        let containerType = String(describing: Swift.type(of: container))
         let chainLines = chain.isEmpty ? "  \(name) -> \(type)" : chain.map { "  \($0)" }.joined(separator: "\n")
         handler(
             """
@@ -97,14 +89,10 @@ package enum TestGuard {
         )
     }
 
-    private static func liveLeafMessage(
-        _ name: String,
-        of type: any Any.Type,
-        container: AnyObject?,
-        implementer: (any AnyObject.Type)?
-    ) -> String {
-        let containerName = container.map { String(describing: Swift.type(of: $0)) } ?? "the container"
-        let servedBy = implementer.map { String(describing: $0) } ?? containerName
+    private static func liveLeafMessage(_ resolution: Resolution) -> String {
+        let (name, type) = (resolution.name, resolution.requestedType)
+        let containerName = resolution.containerType.map { String(describing: $0) } ?? "the container"
+        let servedBy = resolution.implementerType.map { String(describing: $0) } ?? containerName
         return """
             \(name) -> \(type) reaches the outside world (network, disk, clock or randomness), and this \
             test's container \(containerName) served it with the production code of \(servedBy). \
@@ -151,11 +139,11 @@ package final class TestContext: Sendable {
         self.report = report
         self.testScopes = testScopes
         testScopes?.add(1)
-        DiagnosticsWord.beginTestContext()
+        DiagnosticsWord.add(DiagnosticsWord.testContextUnit)
     }
 
     deinit {
-        DiagnosticsWord.endTestContext()
+        DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
         testScopes?.add(-1)
     }
 }
