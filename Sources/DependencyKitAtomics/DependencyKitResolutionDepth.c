@@ -1,7 +1,6 @@
 #include "DependencyKitAtomics.h"
 
 DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth = 0;
-DK_THREAD_LOCAL void *_Nullable dk_runaway_record = 0;
 DK_DEPTH_THREAD_LOCAL void *_Nullable dk_graph_record = 0;
 
 // The Swift runtime's release, with the C calling convention.

@@ -7,7 +7,7 @@ public import DependencyKitAtomics
 ///
 /// With diagnostics off it is one relaxed load of a process-wide word and a compare against a
 /// constant (plus, for a resolve built with `fresh {}`, `live {}` or `shared {}`, two thread-local
-/// increments that name a runaway cycle in every build; see ``RunawayResolution``); `body` is then
+/// increments that name a runaway cycle in every build; see ``ResolutionFrame/depthLimit``); `body` is then
 /// called directly. Otherwise the resolution is pushed on the current task's resolution chain (a
 /// task-local, so child tasks see their parent's chain and concurrent tasks never mix).
 ///
@@ -52,7 +52,7 @@ package func withResolution<T, Failure: Error>(
     let countsDepth = !lifetime.carriesPayload
     let depth = countsDepth ? dk_resolution_depth_enter() : 0
     defer { if countsDepth { dk_resolution_depth_exit() } }
-    if _slowPath(DiagnosticsWord.isActive || depth > RunawayResolution.depthLimit) {
+    if _slowPath(DiagnosticsWord.isActive || depth > ResolutionFrame.depthLimit) {
         return try ResolutionFrame.run(
             Resolution(name(), of: type, lifetime: lifetime, container: container, implementer: implementer),
             depth: depth,
@@ -95,7 +95,7 @@ package func withResolution<T, Failure: Error>(
 }
 
 /// What one resolution asks for: the facts every diagnostic keeps about it — a frame of the
-/// chain, a trace's record, a runaway resolution's entry — turned into a ``Diagnostics/Step`` only
+/// chain, a trace's record, the test guard's look at it — turned into a ``Diagnostics/Step`` only
 /// when a message or a graph needs names.
 @usableFromInline
 struct Resolution: Sendable {
@@ -200,69 +200,4 @@ enum DiagnosticsWord {
 
     /// Counts a trace or a test context in (`units` positive) or out (negative).
     static func add(_ units: Int) { dk_diagnostics_fetch_add(units) }
-}
-
-// MARK: - Runaway resolutions
-
-/// Names a cycle in every build, even with cycle checking off, before it overflows the stack.
-///
-/// Every synchronous resolution counts itself in a per-thread depth (two thread-local
-/// increments). No real graph nests ``depthLimit`` resolutions on one thread, so past it the
-/// engine records each further resolution on this thread; the first one that repeats a recorded
-/// one closes the cycle, and the process stops with the chain between the two repeats, named.
-/// A resolve that builds its value without `fresh {}` is not recorded, so the chain can miss it;
-/// the message says so.
-@usableFromInline
-enum RunawayResolution {
-    /// Nesting deeper than this on one thread is taken for a runaway resolution.
-    @usableFromInline
-    static let depthLimit = 512
-
-    /// How many resolutions past the limit are recorded before giving up on finding a repeat.
-    static let recordLimit = 512
-
-    /// The resolutions recorded on one thread past the depth limit, innermost last.
-    final class Record {
-        var entries: [(depth: Int, resolution: Resolution)] = []
-    }
-
-    /// Records one resolution `depth` deep on this thread; returns the cycle it closes when it
-    /// repeats one.
-    static func record(_ resolution: Resolution, depth: Int) -> Diagnostics.CycleError? {
-        let record: Record
-        if let raw = dk_runaway_record_get() {
-            record = Unmanaged<Record>.fromOpaque(raw).takeUnretainedValue()
-        } else {
-            record = Record()
-            dk_runaway_record_set(Unmanaged.passRetained(record).toOpaque())
-        }
-        // Entries at this depth or deeper belong to resolutions that have returned.
-        record.entries.removeAll { $0.depth >= depth }
-        if let start = record.entries.lastIndex(where: { $0.resolution.isSame(as: resolution) }) {
-            let chain = record.entries[start...].map(\.resolution.step) + [resolution.step]
-            record.entries.removeAll()
-            return Diagnostics.CycleError(chain: chain)
-        }
-        record.entries.append((depth, resolution))
-        if record.entries.count > recordLimit {
-            let recent = record.entries.suffix(8).map { "  \($0.resolution.step)" }.joined(separator: "\n")
-            fatalError(
-                """
-                Resolutions nested more than \(depthLimit + recordLimit) deep on one thread without \
-                repeating; the most recent:
-                \(recent)
-                A resolve probably requires itself through resolves that build without `fresh {}`. \
-                Wrap each resolve's body in `fresh {}` (or `shared {}`) so the cycle can be named.
-                """
-            )
-        }
-        return nil
-    }
-
-    static let runawayNote = """
-
-        Found because resolutions nested more than \(depthLimit) deep on one thread. A resolve in \
-        the cycle that builds its value without `fresh {}`, `live {}` or `shared {}` is not listed: \
-        wrap every resolve's body so it is.
-        """
 }

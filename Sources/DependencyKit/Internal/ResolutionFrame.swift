@@ -16,6 +16,20 @@ final class ResolutionFrame: Sendable {
     /// calls itself unconditionally nests without end.
     static let decorationLimit = 16
 
+    /// Nesting deeper than this on one thread is taken for a runaway resolution.
+    ///
+    /// Every synchronous resolution counts itself in a per-thread depth (two thread-local
+    /// increments). No real graph nests this deep on one thread, so past it the chain is kept and
+    /// checked for cycles even with cycle checking off: a cycle is named in every build before it
+    /// overflows the stack. A resolve that builds its value without `fresh {}` is not in the
+    /// chain, so the chain can miss it; the message says so.
+    @usableFromInline
+    static let depthLimit = 512
+
+    /// How many resolutions past ``depthLimit`` may nest without repeating one before the
+    /// process stops without a cycle to name.
+    static let recordLimit = 512
+
     let resolution: Resolution
     /// The frame of the resolution that asked for this one.
     let parent: ResolutionFrame?
@@ -33,9 +47,9 @@ final class ResolutionFrame: Sendable {
     /// `nil` when nothing needs the frame: cycle checking is off and the current task is not
     /// traced (another task's trace switched the gate on), so untraced work pays no more than a
     /// task-local read while a trace runs elsewhere.
-    private init?(_ resolution: Resolution, word: Int) {
+    private init?(_ resolution: Resolution, word: Int, checksCycles: Bool) {
         let trace = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
-        guard DiagnosticsWord.checksCycles(word) || trace != nil else { return nil }
+        guard checksCycles || trace != nil else { return nil }
         let parent = Self.current
         let liveParent = Self.live(parent)
         // A resolution that carries a payload is never the same as another: recursion through
@@ -53,8 +67,8 @@ final class ResolutionFrame: Sendable {
             ? liveParent?.node : trace?.begin(resolution, parent: parent?.trace === trace ? parent?.node : nil)
     }
 
-    /// Runs a resolution on the diagnosed path: names a runaway cycle, checks the chain for a
-    /// cycle, shows the resolution to DependencyKitTesting's guard and traces it.
+    /// Runs a resolution on the diagnosed path: checks the chain for a cycle, shows the resolution
+    /// to DependencyKitTesting's guard and traces it.
     ///
     /// A cycle is thrown as `cycleError(_:)` of it, or, without `cycleError`, stops the process
     /// with its chain.
@@ -66,17 +80,13 @@ final class ResolutionFrame: Sendable {
         cycleError: ((Diagnostics.CycleError) -> Failure)?,
         _ body: () throws(Failure) -> T
     ) throws(Failure) -> T {
-        if depth > RunawayResolution.depthLimit, let cycle = RunawayResolution.record(resolution, depth: depth) {
-            guard let cycleError else { fatalError(cycle.trapMessage + RunawayResolution.runawayNote) }
-            throw cycleError(cycle)
-        }
-        guard let frame = try enter(resolution, cycleError: cycleError) else { return try body() }
+        guard let frame = try enter(resolution, depth: depth, cycleError: cycleError) else { return try body() }
         defer { frame.finished.storeRelease(1) }
         return frame.recordValue(try $current.outcome(binding: frame, body).get())
     }
 
-    /// The asynchronous form of ``run(_:depth:cycleError:_:)``, without runaway detection: an
-    /// asynchronous resolution may resume on another thread, so it is not counted in a thread's depth.
+    /// The asynchronous form of ``run(_:depth:cycleError:_:)``. An asynchronous resolution may
+    /// resume on another thread, so it is not counted in a thread's depth.
     @usableFromInline
     static func run<T, Failure: Error>(
         _ resolution: Resolution,
@@ -84,7 +94,7 @@ final class ResolutionFrame: Sendable {
         cycleError: ((Diagnostics.CycleError) -> Failure)?,
         _ body: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
-        guard let frame = try enter(resolution, cycleError: cycleError) else { return try await body() }
+        guard let frame = try enter(resolution, depth: 0, cycleError: cycleError) else { return try await body() }
         defer { frame.finished.storeRelease(1) }
         return frame.recordValue(try await $current.outcome(binding: frame, isolation: isolation, body).get())
     }
@@ -92,25 +102,47 @@ final class ResolutionFrame: Sendable {
     /// Makes the frame of a resolution about to run, throws or stops with the cycle it would
     /// close, and shows it to DependencyKitTesting's guard.
     ///
-    /// A resolution is in a cycle when cycle checking is on and the same resolution — same name,
-    /// requested type and container — is already in progress further up the chain. Only
-    /// resolutions that stop on a cycle and carry no payload — the builders of resolve methods —
-    /// are shown to the guard.
+    /// A resolution is in a cycle when cycle checking is on (or the resolution is past
+    /// ``depthLimit`` on this thread) and the same resolution — same name, requested type and
+    /// container — is already in progress further up the chain. Only resolutions that stop on a
+    /// cycle and carry no payload — the builders of resolve methods — are shown to the guard.
     private static func enter<Failure: Error>(
         _ resolution: Resolution,
+        depth: Int,
         cycleError: ((Diagnostics.CycleError) -> Failure)?
     ) throws(Failure) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
-        let frame = ResolutionFrame(resolution, word: word)
-        if DiagnosticsWord.checksCycles(word), let cycle = frame?.closedCycle {
-            guard let cycleError else { fatalError(cycle.trapMessage) }
+        let isRunaway = depth > depthLimit && !DiagnosticsWord.checksCycles(word)
+        let frame = ResolutionFrame(
+            resolution, word: word, checksCycles: isRunaway || DiagnosticsWord.checksCycles(word))
+        if let cycle = frame?.closedCycle, isRunaway || DiagnosticsWord.checksCycles(word) {
+            guard let cycleError else { fatalError(cycle.trapMessage + (isRunaway ? runawayNote : "")) }
             throw cycleError(cycle)
+        }
+        if depth > depthLimit + recordLimit, let frame {
+            let recent = liveFrames(from: frame).prefix(8).reversed().map { "  \($0.resolution.step)" }
+            fatalError(
+                """
+                Resolutions nested more than \(depthLimit + recordLimit) deep on one thread without \
+                repeating; the most recent:
+                \(recent.joined(separator: "\n"))
+                A resolve probably requires itself through resolves that build without `fresh {}`. \
+                Wrap each resolve's body in `fresh {}` (or `shared {}`) so the cycle can be named.
+                """
+            )
         }
         if cycleError == nil, !resolution.lifetime.carriesPayload, DiagnosticsWord.hasTestContexts(word) {
             TestGuard.inspect(resolution, chain: frame?.liveChain ?? [])
         }
         return frame
     }
+
+    private static let runawayNote = """
+
+        Found because resolutions nested more than \(depthLimit) deep on one thread. A resolve in \
+        the cycle that builds its value without `fresh {}`, `live {}` or `shared {}` is not listed: \
+        wrap every resolve's body so it is.
+        """
 
     /// Whether the resolution has returned or thrown.
     var isFinished: Bool { finished.loadAcquire() != 0 }
@@ -124,41 +156,36 @@ final class ResolutionFrame: Sendable {
         return candidate
     }
 
+    /// The frames at or above `frame` whose resolutions are still in progress, innermost first.
+    private static func liveFrames(from frame: ResolutionFrame?) -> [ResolutionFrame] {
+        var frames: [ResolutionFrame] = []
+        var candidate = live(frame)
+        while let current = candidate {
+            frames.append(current)
+            candidate = live(current.parent)
+        }
+        return frames
+    }
+
     /// The cycle this frame closes, if its resolution is already in progress further up the chain.
     private var closedCycle: Diagnostics.CycleError? {
         guard !resolution.lifetime.carriesPayload else { return nil }
-        if reentry >= Self.decorationLimit, let outer = Self.live(parent) {
-            return Diagnostics.CycleError(chain: [outer.resolution.step, resolution.step])
+        let above = Self.liveFrames(from: parent)
+        if reentry >= Self.decorationLimit {
+            return Diagnostics.CycleError(chain: [above[0].resolution.step, resolution.step])
         }
-        guard reentry == 0 else { return nil }
-        var path: [ResolutionFrame] = []
-        var candidate = Self.live(parent)
-        while let frame = candidate {
-            path.append(frame)
-            if frame.resolution.isSame(as: resolution) {
-                // Start the chain at the outermost layer of a decorated resolution.
-                var outer = frame
-                while outer.reentry > 0, let above = Self.live(outer.parent) {
-                    outer = above
-                    path.append(above)
-                }
-                let steps = path.reversed().filter { $0.reentry == 0 }.map(\.resolution.step) + [resolution.step]
-                return Diagnostics.CycleError(chain: steps)
-            }
-            candidate = Self.live(frame.parent)
+        guard reentry == 0, let repeated = above.firstIndex(where: { $0.resolution.isSame(as: resolution) }) else {
+            return nil
         }
-        return nil
+        // Start the chain at the outermost layer of a decorated resolution.
+        let outermost = above[repeated...].firstIndex { $0.reentry == 0 } ?? above.count - 1
+        let steps = above[...outermost].reversed().filter { $0.reentry == 0 }.map(\.resolution.step)
+        return Diagnostics.CycleError(chain: steps + [resolution.step])
     }
 
     /// The chain of resolutions in progress, outermost first.
     var liveChain: [Diagnostics.Step] {
-        var steps: [Diagnostics.Step] = []
-        var candidate = Self.live(self)
-        while let frame = candidate {
-            if frame.reentry == 0 { steps.append(frame.resolution.step) }
-            candidate = Self.live(frame.parent)
-        }
-        return steps.reversed()
+        Self.liveFrames(from: self).filter { $0.reentry == 0 }.map(\.resolution.step).reversed()
     }
 
     /// Records in the trace the concrete type of what the resolution produced.

@@ -100,8 +100,6 @@ static inline intptr_t dk_diagnostics_fetch_and(intptr_t bits) {
 
 // Only ever touched through the functions below. Starts at 0 on every thread.
 extern DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth;
-// While a runaway resolution is being diagnosed on this thread: the record of what it resolved.
-extern DK_THREAD_LOCAL void *_Nullable dk_runaway_record;
 
 static inline intptr_t dk_resolution_depth_enter(void) { return ++dk_resolution_depth; }
 
@@ -127,12 +125,6 @@ static inline void dk_resolution_depth_exit(void) {
 static inline void *_Nullable dk_graph_record_get(void) { return dk_graph_record; }
 
 static inline void dk_graph_record_set(void *_Nullable record) { dk_graph_record = record; }
-
-static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_depth; }
-
-static inline void *_Nullable dk_runaway_record_get(void) { return dk_runaway_record; }
-
-static inline void dk_runaway_record_set(void *_Nullable record) { dk_runaway_record = record; }
 
 // MARK: - The thread's scope
 
