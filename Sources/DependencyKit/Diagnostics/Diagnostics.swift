@@ -212,7 +212,7 @@ extension Diagnostics {
         var details: String {
             var parts = [lifetime.rawValue]
             if let container { parts.append(container) }
-            if let implementer, implementer != container { parts.append("inherited from \(implementer)") }
+            if let implementer { parts.append("inherited from \(implementer)") }
             return parts.joined(separator: ", ")
         }
     }

@@ -95,9 +95,7 @@ extension ResolutionGraph {
                     child, lead: childLead + (isLast ? "└─ " : "├─ "), childLead: childLead + (isLast ? "   " : "│  "))
             }
         }
-        for root in roots {
-            append(root, lead: "", childLead: "")
-        }
+        roots.forEach { append($0, lead: "", childLead: "") }
         return lines.joined(separator: "\n")
     }
 

@@ -191,11 +191,7 @@ enum DiagnosticsWord {
     static func hasTestContexts(_ word: Int) -> Bool { word >= testContextUnit }
 
     static func setChecksCycles(_ on: Bool) {
-        if on == checksCyclesByDefault {
-            dk_diagnostics_fetch_and(~toggledBit)
-        } else {
-            dk_diagnostics_fetch_or(toggledBit)
-        }
+        _ = on == checksCyclesByDefault ? dk_diagnostics_fetch_and(~toggledBit) : dk_diagnostics_fetch_or(toggledBit)
     }
 
     /// Counts a trace or a test context in (`units` positive) or out (negative).

@@ -39,6 +39,7 @@ final class ResolutionFrame: Sendable {
     let trace: TraceSession?
     /// This resolution's node in ``trace`` (shared with the outer frame for a re-entry).
     let node: Int?
+    /// Set once the resolution has returned or thrown.
     private let finished = AtomicWord(0)
 
     /// Makes the frame of a resolution about to run in the current task, and begins its node in
@@ -51,7 +52,7 @@ final class ResolutionFrame: Sendable {
         let trace = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
         guard checksCycles || trace != nil else { return nil }
         let parent = Self.current
-        let liveParent = Self.live(parent)
+        let liveParent = Self.liveFrames(from: parent).first
         // A resolution that carries a payload is never the same as another: recursion through
         // factories and configurators ends with its payloads.
         var reentry = 0
@@ -112,11 +113,13 @@ final class ResolutionFrame: Sendable {
         cycleError: ((Diagnostics.CycleError) -> Failure)?
     ) throws(Failure) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
-        let isRunaway = depth > depthLimit && !DiagnosticsWord.checksCycles(word)
-        let frame = ResolutionFrame(
-            resolution, word: word, checksCycles: isRunaway || DiagnosticsWord.checksCycles(word))
-        if let cycle = frame?.closedCycle, isRunaway || DiagnosticsWord.checksCycles(word) {
-            guard let cycleError else { fatalError(cycle.trapMessage + (isRunaway ? runawayNote : "")) }
+        // Past the depth limit the chain is checked whatever the setting, so that a runaway cycle is
+        // named in every build.
+        let checksCycles = DiagnosticsWord.checksCycles(word) || depth > depthLimit
+        let frame = ResolutionFrame(resolution, word: word, checksCycles: checksCycles)
+        if checksCycles, let cycle = frame?.closedCycle {
+            let note = DiagnosticsWord.checksCycles(word) ? "" : runawayNote
+            guard let cycleError else { fatalError(cycle.trapMessage + note) }
             throw cycleError(cycle)
         }
         if depth > depthLimit + recordLimit, let frame {
@@ -144,25 +147,13 @@ final class ResolutionFrame: Sendable {
         wrap every resolve's body so it is.
         """
 
-    /// Whether the resolution has returned or thrown.
-    var isFinished: Bool { finished.loadAcquire() != 0 }
-
-    /// The nearest frame at or above `frame` whose resolution is still in progress.
-    private static func live(_ frame: ResolutionFrame?) -> ResolutionFrame? {
-        var candidate = frame
-        while let current = candidate, current.isFinished {
-            candidate = current.parent
-        }
-        return candidate
-    }
-
     /// The frames at or above `frame` whose resolutions are still in progress, innermost first.
     private static func liveFrames(from frame: ResolutionFrame?) -> [ResolutionFrame] {
         var frames: [ResolutionFrame] = []
-        var candidate = live(frame)
+        var candidate = frame
         while let current = candidate {
-            frames.append(current)
-            candidate = live(current.parent)
+            if current.finished.loadAcquire() == 0 { frames.append(current) }
+            candidate = current.parent
         }
         return frames
     }
@@ -209,58 +200,48 @@ final class TraceSession: Sendable {
 
     private struct Record {
         let resolution: Resolution
+        let parent: Int?
         var resolvedType: (any Any.Type)?
-        var children: [Int] = []
     }
 
-    private struct State {
-        var records: [Record] = []
-        var roots: [Int] = []
-        var isClosed = false
-    }
-
-    private let state = Locked(State())
+    /// What the traced code resolved, in the order the resolutions began; `nil` once the trace has
+    /// ended, so that work which outlives it records nothing.
+    private let records = Locked<[Record]?>([])
 
     init() { DiagnosticsWord.add(DiagnosticsWord.traceUnit) }
 
     /// Records that a resolution started; returns its node, or `nil` once the trace has ended.
     func begin(_ resolution: Resolution, parent: Int?) -> Int? {
-        state.withLock { state in
-            guard !state.isClosed else { return nil }
-            let node = state.records.count
-            state.records.append(Record(resolution: resolution))
-            if let parent {
-                state.records[parent].children.append(node)
-            } else {
-                state.roots.append(node)
-            }
-            return node
+        records.withLock { records in
+            records?.append(Record(resolution: resolution, parent: parent))
+            return records.map { $0.count - 1 }
         }
     }
 
     /// Records the concrete type a resolution returned.
     func finish(_ node: Int, resolvedType: any Any.Type) {
-        state.withLock { state in
-            guard !state.isClosed else { return }
-            state.records[node].resolvedType = resolvedType
-        }
+        records.withLock { $0?[node].resolvedType = resolvedType }
     }
 
-    /// Ends the trace (later resolutions, from work that outlives it, are not recorded) and returns
-    /// the traced code's outcome with the graph.
+    /// Ends the trace and returns the traced code's outcome with the graph.
     func close<R, Failure: Error>(_ outcome: Result<R, Failure>) throws(Failure) -> (value: R, graph: ResolutionGraph) {
-        let (records, roots) = state.withLock { state in
-            state.isClosed = true
-            return (state.records, state.roots)
+        let records = self.records.withLock { records in
+            defer { records = nil }
+            return records ?? []
         }
         DiagnosticsWord.add(-DiagnosticsWord.traceUnit)
+        var children = [[Int]](repeating: [], count: records.count)
+        for (id, record) in records.enumerated() {
+            if let parent = record.parent { children[parent].append(id) }
+        }
         let nodes = records.enumerated().map { id, record in
             let step = record.resolution.step
             return ResolutionGraph.Node(
                 id: id, name: step.name, requestedType: step.requestedType,
                 resolvedType: record.resolvedType.map { String(describing: $0) }, lifetime: step.lifetime,
-                container: step.container, implementer: step.implementer, childIDs: record.children)
+                container: step.container, implementer: step.implementer, childIDs: children[id])
         }
+        let roots = records.indices.filter { records[$0].parent == nil }
         return (try outcome.get(), ResolutionGraph(nodes: nodes, roots: roots))
     }
 }
