@@ -197,8 +197,6 @@ extension ResolutionGraph {
     }
 
     private static func escaped(_ text: String, _ escapes: [Character: String]) -> String {
-        text.reduce(into: "") { escaped, character in
-            if let replacement = escapes[character] { escaped += replacement } else { escaped.append(character) }
-        }
+        text.map { escapes[$0] ?? String($0) }.joined()
     }
 }
