@@ -54,11 +54,8 @@ package func withResolution<T, Failure: Error>(
     defer { if countsDepth { dk_resolution_depth_exit() } }
     if _slowPath(DiagnosticsWord.isActive || depth > ResolutionFrame.depthLimit) {
         return try ResolutionFrame.run(
-            Resolution(name(), of: type, lifetime: lifetime, container: container, implementer: implementer),
-            depth: depth,
-            cycleError: cycleError,
-            body
-        )
+            name(), of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
+            cycleError: cycleError, body)
     }
     return try body()
 }
@@ -85,11 +82,8 @@ package func withResolution<T, Failure: Error>(
     }
     if _slowPath(DiagnosticsWord.isActive) {
         return try await ResolutionFrame.run(
-            Resolution(name(), of: type, lifetime: lifetime, container: container, implementer: implementer),
-            isolation: isolation,
-            cycleError: cycleError,
-            body
-        )
+            name(), of: type, lifetime: lifetime, container: container, implementer: implementer,
+            isolation: isolation, cycleError: cycleError, body)
     }
     return try await body()
 }
@@ -97,7 +91,6 @@ package func withResolution<T, Failure: Error>(
 /// What one resolution asks for: the facts every diagnostic keeps about it — a frame of the
 /// chain, a trace's record, the test guard's look at it — turned into a ``Diagnostics/Step`` only
 /// when a message or a graph needs names.
-@usableFromInline
 struct Resolution: Sendable {
     let name: String
     let requestedType: any Any.Type
@@ -107,7 +100,6 @@ struct Resolution: Sendable {
     /// The class whose code builds the value, when known.
     let implementerType: (any AnyObject.Type)?
 
-    @usableFromInline
     init(
         _ name: String,
         of type: any Any.Type,

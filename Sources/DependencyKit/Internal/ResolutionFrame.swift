@@ -72,29 +72,41 @@ final class ResolutionFrame: Sendable {
     /// to DependencyKitTesting's guard and traces it.
     ///
     /// A cycle is thrown as `cycleError(_:)` of it, or, without `cycleError`, stops the process
-    /// with its chain.
+    /// with its chain. The hooks pass the resolution's parts rather than a ``Resolution``: building
+    /// it in the inlined hook costs the hot path instructions even when the branch is not taken.
     /// - Parameter depth: The resolution's nesting on this thread (`0` when not counted).
     @usableFromInline
     static func run<T, Failure: Error>(
-        _ resolution: Resolution,
+        _ name: String,
+        of type: any Any.Type,
+        lifetime: Diagnostics.Lifetime,
+        container: AnyObject?,
+        implementer: (any AnyObject.Type)?,
         depth: Int,
         cycleError: ((Diagnostics.CycleError) -> Failure)?,
         _ body: () throws(Failure) -> T
     ) throws(Failure) -> T {
+        let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
         guard let frame = try enter(resolution, depth: depth, cycleError: cycleError) else { return try body() }
         defer { frame.finished.storeRelease(1) }
         return frame.recordValue(try $current.outcome(binding: frame, body).get())
     }
 
-    /// The asynchronous form of ``run(_:depth:cycleError:_:)``. An asynchronous resolution may
-    /// resume on another thread, so it is not counted in a thread's depth.
+    /// The asynchronous form of ``run(_:of:lifetime:container:implementer:depth:cycleError:_:)``.
+    /// An asynchronous resolution may resume on another thread, so it is not counted in a thread's
+    /// depth.
     @usableFromInline
     static func run<T, Failure: Error>(
-        _ resolution: Resolution,
+        _ name: String,
+        of type: any Any.Type,
+        lifetime: Diagnostics.Lifetime,
+        container: AnyObject?,
+        implementer: (any AnyObject.Type)?,
         isolation: isolated (any Actor)?,
         cycleError: ((Diagnostics.CycleError) -> Failure)?,
         _ body: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
+        let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
         guard let frame = try enter(resolution, depth: 0, cycleError: cycleError) else { return try await body() }
         defer { frame.finished.storeRelease(1) }
         return frame.recordValue(try await $current.outcome(binding: frame, isolation: isolation, body).get())
