@@ -41,9 +41,7 @@ public struct ResolutionGraph: Sendable, Hashable, CustomStringConvertible {
 
         /// Whether the value is shared between resolves (a container's, a scope's or a graph's
         /// instance), drawn filled.
-        var isShared: Bool {
-            lifetime == .shared || lifetime == .weakShared || lifetime == .scoped || lifetime == .perGraph
-        }
+        var isShared: Bool { [.shared, .weakShared, .scoped, .perGraph].contains(lifetime) }
     }
 
     /// Every resolution, in the order they began; a node's ``Node/id`` is its index.
@@ -95,7 +93,9 @@ extension ResolutionGraph {
                     child, lead: childLead + (isLast ? "└─ " : "├─ "), childLead: childLead + (isLast ? "   " : "│  "))
             }
         }
-        roots.forEach { append($0, lead: "", childLead: "") }
+        for root in roots {
+            append(root, lead: "", childLead: "")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -53,7 +53,7 @@ package func withResolution<T, Failure: Error>(
     let depth = countsDepth ? dk_resolution_depth_enter() : 0
     defer { if countsDepth { dk_resolution_depth_exit() } }
     if _slowPath(DiagnosticsWord.isActive || depth > ResolutionFrame.depthLimit) {
-        return try ResolutionFrame.run(
+        return try diagnosedResolution(
             name(), of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
             cycleError: cycleError, body)
     }
@@ -81,7 +81,7 @@ package func withResolution<T, Failure: Error>(
         }
     }
     if _slowPath(DiagnosticsWord.isActive) {
-        return try await ResolutionFrame.run(
+        return try await diagnosedResolution(
             name(), of: type, lifetime: lifetime, container: container, implementer: implementer,
             isolation: isolation, cycleError: cycleError, body)
     }

@@ -40,7 +40,7 @@ final class ResolutionFrame: Sendable {
     /// This resolution's node in ``trace`` (shared with the outer frame for a re-entry).
     let node: Int?
     /// Set once the resolution has returned or thrown.
-    private let finished = AtomicWord(0)
+    fileprivate let finished = AtomicWord(0)
 
     /// Makes the frame of a resolution about to run in the current task, and begins its node in
     /// the current trace.
@@ -68,50 +68,6 @@ final class ResolutionFrame: Sendable {
             ? liveParent?.node : trace?.begin(resolution, parent: parent?.trace === trace ? parent?.node : nil)
     }
 
-    /// Runs a resolution on the diagnosed path: checks the chain for a cycle, shows the resolution
-    /// to DependencyKitTesting's guard and traces it.
-    ///
-    /// A cycle is thrown as `cycleError(_:)` of it, or, without `cycleError`, stops the process
-    /// with its chain. The hooks pass the resolution's parts rather than a ``Resolution``: building
-    /// it in the inlined hook costs the hot path instructions even when the branch is not taken.
-    /// - Parameter depth: The resolution's nesting on this thread (`0` when not counted).
-    @usableFromInline
-    static func run<T, Failure: Error>(
-        _ name: String,
-        of type: any Any.Type,
-        lifetime: Diagnostics.Lifetime,
-        container: AnyObject?,
-        implementer: (any AnyObject.Type)?,
-        depth: Int,
-        cycleError: ((Diagnostics.CycleError) -> Failure)?,
-        _ body: () throws(Failure) -> T
-    ) throws(Failure) -> T {
-        let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
-        guard let frame = try enter(resolution, depth: depth, cycleError: cycleError) else { return try body() }
-        defer { frame.finished.storeRelease(1) }
-        return frame.recordValue(try $current.outcome(binding: frame, body).get())
-    }
-
-    /// The asynchronous form of ``run(_:of:lifetime:container:implementer:depth:cycleError:_:)``.
-    /// An asynchronous resolution may resume on another thread, so it is not counted in a thread's
-    /// depth.
-    @usableFromInline
-    static func run<T, Failure: Error>(
-        _ name: String,
-        of type: any Any.Type,
-        lifetime: Diagnostics.Lifetime,
-        container: AnyObject?,
-        implementer: (any AnyObject.Type)?,
-        isolation: isolated (any Actor)?,
-        cycleError: ((Diagnostics.CycleError) -> Failure)?,
-        _ body: () async throws(Failure) -> T
-    ) async throws(Failure) -> T {
-        let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
-        guard let frame = try enter(resolution, depth: 0, cycleError: cycleError) else { return try await body() }
-        defer { frame.finished.storeRelease(1) }
-        return frame.recordValue(try await $current.outcome(binding: frame, isolation: isolation, body).get())
-    }
-
     /// Makes the frame of a resolution about to run, throws or stops with the cycle it would
     /// close, and shows it to DependencyKitTesting's guard.
     ///
@@ -119,7 +75,7 @@ final class ResolutionFrame: Sendable {
     /// ``depthLimit`` on this thread) and the same resolution — same name, requested type and
     /// container — is already in progress further up the chain. Only resolutions that stop on a
     /// cycle and carry no payload — the builders of resolve methods — are shown to the guard.
-    private static func enter<Failure: Error>(
+    fileprivate static func enter<Failure: Error>(
         _ resolution: Resolution,
         depth: Int,
         cycleError: ((Diagnostics.CycleError) -> Failure)?
@@ -192,12 +148,62 @@ final class ResolutionFrame: Sendable {
     }
 
     /// Records in the trace the concrete type of what the resolution produced.
-    private func recordValue<T>(_ value: T) -> T {
+    fileprivate func recordValue<T>(_ value: T) -> T {
         if reentry == 0, let trace, let node {
             trace.finish(node, resolvedType: type(of: value as Any))
         }
         return value
     }
+}
+
+/// Runs a resolution on the diagnosed path: checks the chain for a cycle, shows the resolution
+/// to DependencyKitTesting's guard and traces it.
+///
+/// A cycle is thrown as `cycleError(_:)` of it, or, without `cycleError`, stops the process
+/// with its chain. A free function taking the resolution's parts, as the hooks have them: a
+/// static method of the class would make every inlined hook load the class's metadata and keep
+/// it in a register, which costs the hot path instructions even when the branch is not taken.
+/// - Parameter depth: The resolution's nesting on this thread (`0` when not counted).
+@usableFromInline
+func diagnosedResolution<T, Failure: Error>(
+    _ name: String,
+    of type: any Any.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject?,
+    implementer: (any AnyObject.Type)?,
+    depth: Int,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?,
+    _ body: () throws(Failure) -> T
+) throws(Failure) -> T {
+    let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    guard let frame = try ResolutionFrame.enter(resolution, depth: depth, cycleError: cycleError) else {
+        return try body()
+    }
+    defer { frame.finished.storeRelease(1) }
+    return frame.recordValue(try ResolutionFrame.$current.outcome(binding: frame, body).get())
+}
+
+/// The asynchronous form of ``diagnosedResolution(_:of:lifetime:container:implementer:depth:cycleError:_:)``.
+/// An asynchronous resolution may resume on another thread, so it is not counted in a thread's
+/// depth.
+@usableFromInline
+func diagnosedResolution<T, Failure: Error>(
+    _ name: String,
+    of type: any Any.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject?,
+    implementer: (any AnyObject.Type)?,
+    isolation: isolated (any Actor)?,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?,
+    _ body: () async throws(Failure) -> T
+) async throws(Failure) -> T {
+    let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
+    guard let frame = try ResolutionFrame.enter(resolution, depth: 0, cycleError: cycleError) else {
+        return try await body()
+    }
+    defer { frame.finished.storeRelease(1) }
+    return frame.recordValue(
+        try await ResolutionFrame.$current.outcome(binding: frame, isolation: isolation, body).get())
 }
 
 /// Records the resolutions of one ``Diagnostics/trace(_:)`` call.
