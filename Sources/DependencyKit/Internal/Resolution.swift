@@ -7,8 +7,8 @@ public import DependencyKitAtomics
 ///
 /// With diagnostics off it is one relaxed load of a process-wide word and a compare against a
 /// constant (plus, for a resolve built with `fresh {}`, `live {}` or `shared {}`, two thread-local
-/// increments that name a runaway cycle in every build; see ``ResolutionFrame/depthLimit``); `body` is then
-/// called directly. Otherwise the resolution is pushed on the current task's resolution chain (a
+/// increments that name a runaway cycle in every build; see ``ResolutionFrame/depthLimit``); `body`
+/// is then called directly. Otherwise the resolution is pushed on the current task's resolution chain (a
 /// task-local, so child tasks see their parent's chain and concurrent tasks never mix).
 ///
 /// A cycle found here throws `cycleError(_:)` of the ``Diagnostics/CycleError`` when the resolution
