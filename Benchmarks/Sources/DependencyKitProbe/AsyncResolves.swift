@@ -1,3 +1,4 @@
+import AppCore
 import DependencyKit
 
 // What an `async` resolve costs against calling the same `async` builder by hand. Every awaited
@@ -28,6 +29,34 @@ let asyncProbes: [Probe] = [
         body: { iterations in
             waitForTask {
                 for _ in 0..<iterations { blackHole(await asyncContainer.resolveValue()) }
+            }
+        }),
+]
+
+// What entering an asynchronous scope costs, as a server's per-request middleware does it,
+// against the same `async` call without the scope.
+
+/// The request a middleware would pass on: here, nothing.
+@inline(never)
+func handleRequest() async -> Int { 1 }
+
+let requestContainer = BenchmarkDependency(usersCacheDirectory: usersCacheDirectory)
+
+let scopeProbes: [Probe] = [
+    Probe(
+        name: "request.hand-written", setUp: {},
+        body: { iterations in
+            waitForTask {
+                for _ in 0..<iterations { blackHole(await handleRequest()) }
+            }
+        }),
+    Probe(
+        name: "request.scoped", setUp: {},
+        body: { iterations in
+            waitForTask {
+                for _ in 0..<iterations {
+                    blackHole(await withDependencies(requestContainer) { await handleRequest() })
+                }
             }
         }),
 ]

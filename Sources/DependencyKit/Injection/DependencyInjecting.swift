@@ -346,6 +346,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
 
     /// Makes the scope frame that binds `container` to this storage on top of `parent`.
+    @usableFromInline
     package func frame(binding container: Container, parent: ScopeFrame?) -> ScopeFrame {
         ScopeFrame(storage: liveScopes, box: Box(container), parent: parent)
     }

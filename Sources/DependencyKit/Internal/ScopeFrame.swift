@@ -55,10 +55,16 @@ package final class ScopeFrame: Sendable {
     static let root = ScopeFrame()
 
     /// The innermost frame visible to the current task, or `nil` outside any scope.
+    @inlinable
     package static var current: ScopeFrame? {
-        let frame = chain
+        guard let head = borrowedHead else { return nil }
+        let frame = Unmanaged<ScopeFrame>.fromOpaque(head).takeUnretainedValue()
         return frame === root ? nil : frame
     }
+
+    /// ``chain``'s task-local, for inlinable code.
+    @usableFromInline
+    static var chainLocal: TaskLocal<ScopeFrame> { $chain }
 
     /// The live-scope counter of the storage this frame binds, which also identifies it.
     @usableFromInline
@@ -119,12 +125,13 @@ package final class ScopeFrame: Sendable {
     ///   - isolation: The caller's isolation, inherited by `operation`.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
+    @inlinable
     package static func bind<R>(
         _ frame: ScopeFrame?,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await $chain.withValue(frame ?? root, operation: operation, isolation: isolation)
+        try await chainLocal.withValue(frame ?? root, operation: operation, isolation: isolation)
     }
 
     /// The innermost frame of the synchronous scope running on this thread for the current task.

@@ -32,6 +32,7 @@ public func withDependencies<C: InjectableContainer, R>(
 ///   - isolation: The caller's isolation, inherited by `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
+@inlinable
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
     isolation: isolated (any Actor)? = #isolation,
