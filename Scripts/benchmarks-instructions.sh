@@ -19,6 +19,10 @@ high=${HIGH:-22000}
 command -v valgrind >/dev/null || { echo "benchmarks-instructions: needs valgrind" >&2; exit 1; }
 
 echo "== building the probe (release)" >&2
+# SwiftPM keeps a release build plan that does not notice source files added to or removed from
+# the DependencyKit package this one depends on by path; remove it so the plan is made again
+# (the build itself stays incremental).
+rm -f .build/release.yaml
 swift build -c release --product DependencyKitProbe >&2
 binary=$(swift build -c release --show-bin-path)/DependencyKitProbe
 work=$(mktemp -d)

@@ -48,6 +48,10 @@ fi
 command -v curl >/dev/null || { echo "curl is not installed: install it and run again" >&2; exit 1; }
 
 echo "== building the example server (release)" >&2
+# SwiftPM keeps a release build plan that does not notice source files added to or removed from
+# the DependencyKit package this one depends on by path; remove it so the plan is made again
+# (the build itself stays incremental).
+rm -f Examples/.build/release.yaml
 timeout 3600 swift build --package-path Examples -c release --product users-server >&2
 server=$(swift build --package-path Examples -c release --show-bin-path)/users-server
 

@@ -17,6 +17,10 @@ iterations=${2:-1000000}
 read -r -a benchmarks <<<"${BENCHMARKS:-graph.global graph.scoped}"
 
 echo "== building the probe (release)" >&2
+# SwiftPM keeps a release build plan that does not notice source files added to or removed from
+# the DependencyKit package this one depends on by path; remove it so the plan is made again
+# (the build itself stays incremental).
+rm -f .build/release.yaml
 swift build -c release --product DependencyKitProbe >&2
 probe=$(swift build -c release --show-bin-path)/DependencyKitProbe
 
