@@ -41,6 +41,8 @@ let asyncProbes: [Probe] = [
 func handleRequest() async -> Int { 1 }
 
 let requestContainer = BenchmarkDependency(usersCacheDirectory: usersCacheDirectory)
+/// The same container held as its protocol, as a server's middleware usually holds it.
+let requestContainerExistential: any Dependency = BenchmarkDependency(usersCacheDirectory: usersCacheDirectory)
 
 let scopeProbes: [Probe] = [
     Probe(
@@ -56,6 +58,15 @@ let scopeProbes: [Probe] = [
             waitForTask {
                 for _ in 0..<iterations {
                     blackHole(await withDependencies(requestContainer) { await handleRequest() })
+                }
+            }
+        }),
+    Probe(
+        name: "request.scoped-existential", setUp: {},
+        body: { iterations in
+            waitForTask {
+                for _ in 0..<iterations {
+                    blackHole(await withDependencies(requestContainerExistential) { await handleRequest() })
                 }
             }
         }),

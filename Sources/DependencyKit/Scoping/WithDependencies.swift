@@ -33,14 +33,22 @@ public func withDependencies<C: InjectableContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 @inlinable
+@inline(__always)
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    let storage = C.Injector.storage
-    let frame = storage.frame(binding: container.asInjectorContainer, parent: ScopeFrame.current)
-    return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
+    // Only the frame depends on the container's type, and it is made by a synchronous call: a
+    // container held as an existential (`any AppDependency`, as middleware usually holds it) then
+    // costs one unspecialised synchronous call, not an unspecialised asynchronous one.
+    try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation, operation: operation)
+}
+
+/// A frame that binds `container` in its injector's storage, inside the scopes already current.
+@usableFromInline
+func scopeFrame<C: InjectableContainer>(binding container: C) -> ScopeFrame {
+    C.Injector.storage.frame(binding: container.asInjectorContainer, parent: ScopeFrame.current)
 }
 
 /// A snapshot of the scoped containers in effect, to re-enter from escaping work.
