@@ -49,7 +49,7 @@ package final class GraphFrame: @unchecked Sendable {
     /// Whether the current task runs inside an asynchronous top-level resolution's frame.
     ///
     /// Read on every asynchronous resolve, so it borrows the task-local's stored reference
-    /// instead of copying it out through `TaskLocal.get()` (see ``ScopeFrame/borrowedHead``).
+    /// instead of copying it out through `TaskLocal.get()` (see `ScopeFrame.borrowedHead`).
     @inlinable
     static var isBound: Bool {
         runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: currentKey).unsafelyUnwrapped)?
