@@ -129,6 +129,31 @@ final class SectionPage: FactoryModule, Sendable {
     }
 }
 
+@Suite struct GlobalIdentityTests {
+    private final class Probe: DependencyContainer, @unchecked Sendable {}
+
+    @Test func aFreedGlobalDoesNotMakeANewObjectAtItsAddressGlobal() {
+        var freedID: ObjectIdentifier?
+        do {
+            let installed = Probe()
+            TestGuard.noteGlobal(installed)
+            #expect(TestGuard.isGlobal(ObjectIdentifier(installed)))
+            freedID = ObjectIdentifier(installed)
+        }
+        // The allocator hands a freed block of the same size back soon; look for the reuse.
+        var kept: [Probe] = []
+        for _ in 0..<10_000 {
+            let candidate = Probe()
+            if ObjectIdentifier(candidate) == freedID {
+                #expect(!TestGuard.isGlobal(ObjectIdentifier(candidate)), "a stale identity made \(candidate) global")
+                return
+            }
+            kept.append(candidate)
+        }
+        Issue.record("no object reused the freed container's address in 10,000 allocations")
+    }
+}
+
 @Suite struct CycleNamingTests {
     @Test func aCycleIsNamedEvenWithCycleCheckingOff() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

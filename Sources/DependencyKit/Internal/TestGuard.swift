@@ -28,9 +28,10 @@ package enum TestGuard {
 
     private struct State {
         var handlers: Handlers?
-        /// Every container installed as an injector's global, by identity. Installed containers are
-        /// never freed (see `ContainerStorage`), so an identity is never reused.
-        var globals: Set<ObjectIdentifier> = []
+        /// Every container installed as a global, held weakly: a container that has been freed
+        /// (a storage that went away, the loser of a race to install the default) no longer
+        /// counts, even when a new object is allocated at its address.
+        var globals: [ObjectIdentifier: WeakReference] = [:]
     }
 
     /// Installs DependencyKitTesting's handlers; the first call wins.
@@ -43,7 +44,12 @@ package enum TestGuard {
     /// Notes that `container` is now an injector's global container.
     package static func noteGlobal(_ container: AnyObject) {
         let id = ObjectIdentifier(container)
-        state.withLock { _ = $0.globals.insert(id) }
+        state.withLock { $0.globals[id] = WeakReference(object: container) }
+    }
+
+    /// Whether the object with this identity is a container installed as a global and still alive.
+    package static func isGlobal(_ id: ObjectIdentifier) -> Bool {
+        state.withLock { $0.globals[id]?.object != nil }
     }
 
     /// Reports a global install on a storage that tests are scoped to.
@@ -74,8 +80,7 @@ package enum TestGuard {
             return
         }
         guard let id = resolution.containerID, let containerType = resolution.containerType else { return }
-        let (isGlobal, handler) = state.withLock { ($0.globals.contains(id), $0.handlers?.escapedWork) }
-        guard isGlobal, let handler else { return }
+        guard isGlobal(id), let handler = state.withLock({ $0.handlers?.escapedWork }) else { return }
         let chainLines = chain.isEmpty ? "  \(name) -> \(type)" : chain.map { "  \($0)" }.joined(separator: "\n")
         handler(
             """
