@@ -275,7 +275,9 @@ extension TaskLocal {
         withValue(value) { Result(catching: body) }
     }
 
-    /// The asynchronous form of ``outcome(binding:_:)``.
+    /// The asynchronous form of ``outcome(binding:_:)``; inlinable, so that a top-level
+    /// asynchronous resolve binding its graph is specialised in the resolving module.
+    @inlinable
     func outcome<R, Failure: Error>(
         binding value: Value,
         isolation: isolated (any Actor)?,

@@ -29,26 +29,15 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     @TaskLocal static var chain: ScopeFrame = root
 
-    /// The innermost frame visible to the current task, borrowed from the task-local's storage:
+    /// The innermost frame visible to the current task, borrowed (see ``borrowedTaskLocalObject(_:)``):
     /// `nil` outside any scope.
-    ///
-    /// `TaskLocal.get()` is not inlinable: it copies the value out through value witnesses, a
-    /// retain and a release, about 130 instructions per read. This reads the reference the binding
-    /// stored, through the runtime entry point that `get()` itself calls and with the key that
-    /// `withValue` — which *is* inlined into every client — pushes and pops: the task-local's own
-    /// address. The reference is not retained; the caller uses it only while the current task
-    /// cannot leave the binding.
     @inlinable
     @inline(__always)
-    static var borrowedHead: UnsafeRawPointer? {
-        runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: chainKey).unsafelyUnwrapped)?
-            .load(as: UnsafeRawPointer?.self)
-    }
+    static var borrowedHead: UnsafeRawPointer? { borrowedTaskLocalObject(chainKey) }
 
-    /// The key ``chain`` is stored under: its task-local's address (the task-local is a global
-    /// that lives as long as the process).
+    /// The key ``chain`` is stored under (see ``taskLocalKey(_:)``).
     @usableFromInline
-    static let chainKey = Int(bitPattern: Unmanaged.passUnretained($chain).toOpaque())
+    static let chainKey = taskLocalKey($chain)
 
     /// The end of every chain: binds no storage, so a lookup never matches it.
     @usableFromInline
@@ -145,6 +134,28 @@ package final class ScopeFrame: Sendable {
         guard slot.bound != 0, slot.task == dk_current_task() else { return nil }
         return .some(slot.frame)
     }
+}
+
+/// The object a task-local of class type holds in the current task, borrowed: `nil` when the
+/// task-local is not bound (or is bound to `nil`).
+///
+/// `TaskLocal.get()` is not inlinable: it copies the value out through value witnesses, a retain
+/// and a release, about 130 instructions per read. This reads the reference the binding stored,
+/// through the runtime entry point that `get()` itself calls and with the key that `withValue` —
+/// which *is* inlined into every client — pushes and pops: the task-local's own address. The
+/// reference is not retained; callers use it only while the current task cannot leave the binding,
+/// which keeps the object alive.
+/// - Parameter key: The task-local's key, from ``taskLocalKey(_:)``.
+@inlinable
+@inline(__always)
+func borrowedTaskLocalObject(_ key: Int) -> UnsafeRawPointer? {
+    runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?.load(as: UnsafeRawPointer?.self)
+}
+
+/// The key a task-local's values are stored under: its own address. Task-locals here are globals
+/// that live as long as the process, so the key never dangles.
+func taskLocalKey<Value>(_ local: TaskLocal<Value>) -> Int {
+    Int(bitPattern: Unmanaged.passUnretained(local).toOpaque())
 }
 
 /// The Swift runtime's task-local lookup: the address of the value bound to `key` in the current

@@ -7,6 +7,10 @@ internal import DependencyKitAtomics
 /// releases — so resolutions that never ask for a per-graph instance pay one compare. An
 /// asynchronous top-level resolution, whose work may move between threads, binds a frame in a
 /// task-local instead; synchronous resolutions inside it find that frame first.
+///
+/// `@unchecked Sendable` is sound here: `cells`, the only mutable state, is read and written only
+/// inside `lock`'s `withLock` (or in `deinit`, when no other reference exists); the lock is one of
+/// a fixed set that lives as long as the process.
 @usableFromInline
 package final class GraphFrame: @unchecked Sendable {
     /// The frame bound by the outermost asynchronous resolution of the current task, if any.
@@ -49,16 +53,13 @@ package final class GraphFrame: @unchecked Sendable {
     /// Whether the current task runs inside an asynchronous top-level resolution's frame.
     ///
     /// Read on every asynchronous resolve, so it borrows the task-local's stored reference
-    /// instead of copying it out through `TaskLocal.get()` (see `ScopeFrame.borrowedHead`).
+    /// instead of copying it out through `TaskLocal.get()`.
     @inlinable
-    static var isBound: Bool {
-        runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: currentKey).unsafelyUnwrapped)?
-            .load(as: UnsafeRawPointer?.self) != nil
-    }
+    static var isBound: Bool { borrowedTaskLocalObject(currentKey) != nil }
 
-    /// The key ``current`` is stored under: its task-local's address.
+    /// The key ``current`` is stored under.
     @usableFromInline
-    static let currentKey = Int(bitPattern: Unmanaged.passUnretained($current).toOpaque())
+    static let currentKey = taskLocalKey($current)
 
     /// The cell for `site` in `container`, inserting the one `makeCell` returns if there is none yet.
     @usableFromInline
@@ -102,18 +103,7 @@ package func withGraphFrame<T, Failure: Error>(
     isolation: isolated (any Actor)?,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-    let result = await GraphFrame.currentLocal.withValue(
-        GraphFrame(),
-        operation: { () async -> Result<T, Failure> in
-            do throws(Failure) {
-                return .success(try await body())
-            } catch {
-                return .failure(error)
-            }
-        },
-        isolation: isolation
-    )
-    return try result.get()
+    try await GraphFrame.currentLocal.outcome(binding: GraphFrame(), isolation: isolation, body).get()
 }
 
 extension DependencyContainer {

@@ -18,9 +18,7 @@ public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
     operation: () throws -> R
 ) rethrows -> R {
-    let storage = C.Injector.storage
-    let frame = storage.frame(binding: container.asInjectorContainer, parent: ScopeFrame.current)
-    return try ScopeFrame.bind(frame, operation: operation)
+    try ScopeFrame.bind(scopeFrame(binding: container), operation: operation)
 }
 
 /// Runs the asynchronous `operation` with `container` in effect for the current task and its
