@@ -132,25 +132,20 @@ final class SectionPage: FactoryModule, Sendable {
 @Suite struct GlobalIdentityTests {
     private final class Probe: DependencyContainer, @unchecked Sendable {}
 
-    @Test func aFreedGlobalDoesNotMakeANewObjectAtItsAddressGlobal() {
-        var freedID: ObjectIdentifier?
+    /// A freed global's identity can be reused by any new object; the test guard must not take
+    /// such an object for a global (it reported escaped work from threads of unrelated tests).
+    @Test func aGlobalIsForgottenWhenItsStorageGoesAway() throws {
+        var installedID: ObjectIdentifier?
         do {
+            // A storage made here, not an injector's: it and the container it installed go away.
+            let storage = ContainerStorage<Probe>(default: { Probe() })
             let installed = Probe()
-            TestGuard.noteGlobal(installed)
+            storage.install(installed)
+            installedID = ObjectIdentifier(installed)
             #expect(TestGuard.isGlobal(ObjectIdentifier(installed)))
-            freedID = ObjectIdentifier(installed)
         }
-        // The allocator hands a freed block of the same size back soon; look for the reuse.
-        var kept: [Probe] = []
-        for _ in 0..<10_000 {
-            let candidate = Probe()
-            if ObjectIdentifier(candidate) == freedID {
-                #expect(!TestGuard.isGlobal(ObjectIdentifier(candidate)), "a stale identity made \(candidate) global")
-                return
-            }
-            kept.append(candidate)
-        }
-        Issue.record("no object reused the freed container's address in 10,000 allocations")
+        let freed = try #require(installedID)
+        #expect(!TestGuard.isGlobal(freed), "a freed global's identity still counts as global")
     }
 }
 

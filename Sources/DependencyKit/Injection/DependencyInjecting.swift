@@ -189,6 +189,12 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         state = Locked(State(makeDefault: makeDefault))
     }
 
+    deinit {
+        // The installed containers go with the storage (an injector's storage lives as long as
+        // the process; a storage made in a test does not): the test guard forgets them.
+        TestGuard.forgetGlobals(state.withLock { $0.installed.map { ObjectIdentifier($0.container as AnyObject) } })
+    }
+
     /// The container in effect for the current task.
     ///
     /// The innermost live scope for this storage wins; without one, the global container.
@@ -283,7 +289,6 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         // first to install wins and both return the winner, so only one default is ever served.
         let makeDefault = state.withLock { $0.makeDefault }
         let candidate = Box(makeDefault())
-        TestGuard.noteGlobal(candidate.container as AnyObject)
         let winner: Box = state.withLock { state in
             if installedBox.loadAcquire() == 0 {
                 state.installed.append(candidate)
@@ -293,6 +298,8 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
             let raw = installedBox.loadAcquire()
             return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!).takeUnretainedValue()
         }
+        // Only the winner is kept; a losing candidate is freed and must not be noted as a global.
+        if winner === candidate { TestGuard.noteGlobal(candidate.container as AnyObject) }
         return winner.container
     }
 

@@ -28,10 +28,12 @@ package enum TestGuard {
 
     private struct State {
         var handlers: Handlers?
-        /// Every container installed as a global, held weakly: a container that has been freed
-        /// (a storage that went away, the loser of a race to install the default) no longer
-        /// counts, even when a new object is allocated at its address.
-        var globals: [ObjectIdentifier: WeakReference] = [:]
+        /// Every container installed as an injector's global, by identity, with how many storages
+        /// hold it (an install per count). A storage forgets its containers when it is freed, so an
+        /// identity here always belongs to a live container and is never reused by a new object.
+        /// Not weak references: a weak reference gives its object a side table, and every retain
+        /// and release of the global container would take the runtime's slow path.
+        var globals: [ObjectIdentifier: Int] = [:]
     }
 
     /// Installs DependencyKitTesting's handlers; the first call wins.
@@ -44,12 +46,25 @@ package enum TestGuard {
     /// Notes that `container` is now an injector's global container.
     package static func noteGlobal(_ container: AnyObject) {
         let id = ObjectIdentifier(container)
-        state.withLock { $0.globals[id] = WeakReference(object: container) }
+        state.withLock { $0.globals[id, default: 0] += 1 }
     }
 
-    /// Whether the object with this identity is a container installed as a global and still alive.
+    /// Notes that a storage which installed these containers is going away.
+    package static func forgetGlobals(_ ids: [ObjectIdentifier]) {
+        state.withLock { state in
+            for id in ids {
+                if let count = state.globals[id], count > 1 {
+                    state.globals[id] = count - 1
+                } else {
+                    state.globals[id] = nil
+                }
+            }
+        }
+    }
+
+    /// Whether the object with this identity is a container installed as a global.
     package static func isGlobal(_ id: ObjectIdentifier) -> Bool {
-        state.withLock { $0.globals[id]?.object != nil }
+        state.withLock { $0.globals[id] != nil }
     }
 
     /// Reports a global install on a storage that tests are scoped to.
