@@ -5,6 +5,8 @@ public protocol Dependency: AnyObject, Sendable {
     func resolveValue() -> Int
 }
 
+// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+// because this class stores only `let`s of Sendable values (state lives in shared instances).
 open class CoreDependency: Dependency, @unchecked Sendable {
     public init() {}
     open func resolveValue() -> Int { 42 }

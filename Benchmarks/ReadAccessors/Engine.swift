@@ -2,12 +2,18 @@
 // installed container behind an atomic word, as ContainerStorage holds it, read four ways.
 
 /// Holds one installed container; never freed in this experiment.
+///
+/// `@unchecked Sendable`: sound because its one `let` is written in `init` and only read after;
+/// the experiment installs only `Sendable` containers.
 public final class Box<Container>: @unchecked Sendable {
     public let container: Container
     public init(_ container: Container) { self.container = container }
 }
 
 /// A storage reduced to what the read needs.
+///
+/// `@unchecked Sendable`: sound because `word` and `slot` are written once in `init`, before the
+/// storage is shared, and only read after (the word through atomic loads).
 public final class Storage<Container>: @unchecked Sendable {
     @usableFromInline let word: UnsafeMutablePointer<Int>
     public let slot: UnsafeMutablePointer<Container>

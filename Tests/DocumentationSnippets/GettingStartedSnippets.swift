@@ -42,6 +42,8 @@ extension GreetingDependency {
     func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
 }
 
+// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+// (state lives in shared instances or behind a lock).
 class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
     func resolveClock() -> any Clock { live { SystemClock() } }
     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
@@ -70,6 +72,8 @@ struct FixedClock: Clock {
     func hour() -> Int { fixedHour }
 }
 
+// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class EveningDependency: CoreGreetingDependency, @unchecked Sendable {
     override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 20) } }
 }

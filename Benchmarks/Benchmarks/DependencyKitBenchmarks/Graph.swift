@@ -38,6 +38,9 @@ enum HandWritten {
 
 /// The container the AppCore benchmarks install: `CoreDependency` with the cache directory an app
 /// would configure, the documented way to customise it.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class BenchmarkDependency: CoreDependency, @unchecked Sendable {
     let usersCacheDirectory: URL
 
@@ -50,6 +53,9 @@ final class BenchmarkDependency: CoreDependency, @unchecked Sendable {
 }
 
 /// `BenchmarkDependency` with one `HTTPService` per container, through the engine's `shared { }`.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class SharedHTTPBenchmarkDependency: CoreDependency, @unchecked Sendable {
     let usersCacheDirectory: URL
 
@@ -68,6 +74,9 @@ final class SharedHTTPBenchmarkDependency: CoreDependency, @unchecked Sendable {
 
 /// `BenchmarkDependency` with one `HTTPService` made in `init` and kept in a `let`: the floor any
 /// shared lifetime can reach.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class StoredHTTPBenchmarkDependency: CoreDependency, @unchecked Sendable {
     let usersCacheDirectory: URL
     let httpService: any HTTPServiceType
@@ -88,6 +97,8 @@ protocol BenchmarkAppDependencies: Dependency {
     func resolveGreeting() -> String
 }
 
+// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class BenchmarkAppDependency: CoreDependency, BenchmarkAppDependencies, @unchecked Sendable {
     let usersCacheDirectory: URL
 

@@ -10,6 +10,8 @@ final class AsyncValue: Sendable {}
 @inline(never)
 func makeAsyncValue() async -> AsyncValue { AsyncValue() }
 
+// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+// (state lives in shared instances or behind a lock).
 final class AsyncDependency: DependencyContainer, @unchecked Sendable {
     func resolveValue() async -> AsyncValue { await fresh { await makeAsyncValue() } }
 }

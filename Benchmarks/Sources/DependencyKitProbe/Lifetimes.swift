@@ -11,6 +11,8 @@ extension DependencyScope {
 
 final class LifetimeValue: Sendable {}
 
+// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+// (state lives in shared instances or behind a lock).
 final class LifetimeDependency: DependencyContainer, @unchecked Sendable {
     func resolveFresh() -> LifetimeValue { fresh { LifetimeValue() } }
     func resolveShared() -> LifetimeValue { shared { LifetimeValue() } }

@@ -3015,6 +3015,9 @@ extension Width1000Dependency {
 }
 
 /// The default container with 1000 resolve methods, open like an app's core container.
+///
+/// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+/// (state lives in shared instances or behind a lock).
 open class Width1000CoreDependency: DependencyContainer, Width1000Dependency, @unchecked Sendable {
     /// Creates the container.
     public override init() { super.init() }

@@ -45,6 +45,9 @@ extension Width10Dependency {
 }
 
 /// The default container with 10 resolve methods, open like an app's core container.
+///
+/// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+/// (state lives in shared instances or behind a lock).
 open class Width10CoreDependency: DependencyContainer, Width10Dependency, @unchecked Sendable {
     /// Creates the container.
     public override init() { super.init() }

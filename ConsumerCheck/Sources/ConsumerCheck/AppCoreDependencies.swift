@@ -6,6 +6,9 @@ import Foundation
 // HasDependencies (UsersListViewModel.swift).
 
 /// AppCore's container over canned answers and an in-memory cache.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 nonisolated final class OnlineAppCoreDependency: CoreDependency, @unchecked Sendable {
     let cache = InMemoryUsersCache()
 
@@ -17,6 +20,9 @@ nonisolated final class OnlineAppCoreDependency: CoreDependency, @unchecked Send
 }
 
 /// The smallest subclass of AppCore's container in a main-actor module.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 nonisolated final class CacheDirectoryDependency: CoreDependency, @unchecked Sendable {
     override func resolveUsersCacheDirectory() -> URL {
         live { FileManager.default.temporaryDirectory.appendingPathComponent("MyApp", isDirectory: true) }

@@ -9,6 +9,8 @@ struct BalconyThermometer: Thermometer {
     func celsius() async -> Double { 8 }
 }
 
+// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+// because this class stores only `let`s of Sendable values (state lives in shared instances).
 nonisolated final class AppForecastDependency: CoreForecastDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { live { BalconyThermometer() } }
 }

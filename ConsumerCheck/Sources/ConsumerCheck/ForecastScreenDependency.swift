@@ -14,6 +14,8 @@ nonisolated protocol ForecastScreenDependencies: ForecastDependency {
 // end-snippet
 
 // snippet: concurrency-app-subclass
+// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+// because this class stores only `let`s of Sendable values (state lives in shared instances).
 nonisolated class ForecastScreenDependency: CoreForecastDependency, ForecastScreenDependencies, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer {
         live { BalconyThermometer() }
@@ -47,11 +49,17 @@ extension ForecastScreenDependency {
 // end-snippet
 
 /// The app's container with a frosty balcony: no sensor is read.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 nonisolated final class FrostScreenDependency: ForecastScreenDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { fresh { FixedThermometer(reading: -3) } }
 }
 
 /// The app's container on a mild day: no sensor is read.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 nonisolated final class MildScreenDependency: ForecastScreenDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { fresh { FixedThermometer(reading: 18) } }
 }

@@ -48,6 +48,8 @@ nonisolated extension SettingsDependency where Self: PartialContainer {
     }
 }
 
+// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+// (state lives in shared instances or behind a lock).
 nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
     func resolveThemeStore() -> any ThemeStore { live { BundledThemeStore() } }
     func resolveTheme() async -> Theme { await fresh { await makeTheme() } }
@@ -66,6 +68,8 @@ nonisolated struct DarkThemeStore: ThemeStore {
     func loadTheme() async -> Theme { Theme(name: "Dark") }
 }
 
+// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+// (state lives in shared instances or behind a lock).
 nonisolated final class DarkThemeDependency: DependencyContainer, SettingsDependency, PartialContainer,
     @unchecked Sendable
 {

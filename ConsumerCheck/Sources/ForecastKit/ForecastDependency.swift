@@ -52,6 +52,9 @@ extension ForecastDependency where Self: PartialContainer {
 }
 
 /// The production container: `open`, with every resolve `open`, so apps can subclass it.
+///
+/// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+/// (state lives in shared instances or behind a lock).
 open class CoreForecastDependency: DependencyContainer, ForecastDependency, @unchecked Sendable {
     public override init() { super.init() }
 

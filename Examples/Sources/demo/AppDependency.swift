@@ -10,6 +10,9 @@ import Foundation
 /// `CoreDependency` unchanged; the demo prints which is which, from a trace.
 ///
 /// Not `final`: ``OfflineDependency`` subclasses it to swap one more resolve.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 class AppDependency: CoreDependency, @unchecked Sendable {
     /// Everything the overrides read; only `let`s of Sendable types, the promise
     /// `@unchecked Sendable` makes.

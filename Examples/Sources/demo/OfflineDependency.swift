@@ -8,6 +8,9 @@ import Foundation
 /// `CoreDependency`) builds a `UsersNetworkStore` over `resolveUsersStore()`, which builds it
 /// over `self.resolveHTTPService()`, which is now ``OfflineHTTPService``. The cache resolves
 /// are inherited from `AppDependency`, so the offline worker reads the same cache.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class OfflineDependency: AppDependency, @unchecked Sendable {
     /// A container like `online` in every resolve but the HTTP service.
     init(from online: AppDependency) {

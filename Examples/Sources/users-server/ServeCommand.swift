@@ -78,6 +78,9 @@ enum WiringOption: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The production container with the command line's choices, each one overridden resolve.
+///
+/// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
+/// because this class stores only `let`s of Sendable values (state lives in shared instances).
 final class CommandLineServerDependency: ServerCoreDependency, @unchecked Sendable {
     private let inMemory: Bool
     private let passwordIterations: Int

@@ -26,6 +26,8 @@ protocol AppDependency: InjectableContainer where Injector == AppInjector {
     func resolveGreeter() -> Greeter
 }
 
+// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
+// (state lives in shared instances or behind a lock).
 class CoreAppDependency: DependencyContainer, AppDependency, @unchecked Sendable {
     func resolveClock() -> any Clock { live { SystemClock() } }
     func resolveGreeter() -> Greeter { fresh { Greeter(clock: resolveClock()) } }

@@ -16,6 +16,9 @@ public import DependencyKit
 ///     }
 /// }
 /// ```
+///
+/// `@unchecked Sendable`: sound because this class stores nothing mutable of its own; subclasses
+/// restate it (Swift requires that) and keep the promise by storing only `let`s of Sendable values.
 open class ServerCoreDependency: DependencyContainer, ServerDependency, @unchecked Sendable {
     private let databasePath: String?
 
