@@ -41,6 +41,17 @@ final class MutualContainer: DependencyContainer, @unchecked Sendable {
     func resolveRight() -> [Int] { fresh { resolveLeft() + [2] } }
 }
 
+/// Two resolves, one nested in the other, and no cycle.
+final class ChainContainer: DependencyContainer, @unchecked Sendable {
+    func resolveTop() -> [Int] { fresh { resolveBottom() + [1] } }
+    func resolveBottom() -> [Int] { fresh { [2] } }
+}
+
+/// A resolve that traces what it resolves.
+final class TracingInside: DependencyContainer, @unchecked Sendable {
+    func resolveTrace() -> ResolutionGraph { fresh { Diagnostics.trace { _ = ChainContainer().resolveTop() }.graph } }
+}
+
 /// A tree node that creates its children with a factory of its own kind: recursion, not a cycle.
 final class TreeNode: FactoryModule, Sendable {
     let children: [TreeNode]
@@ -160,6 +171,45 @@ final class SectionPage: FactoryModule, Sendable {
         #expect(output.contains("resolveLeft() -> Array<Int> [fresh, MutualContainer]"), "\(output)")
         #expect(output.contains("resolveRight() -> Array<Int> [fresh, MutualContainer]"), "\(output)")
         #expect(output.contains("nested more than 512"), "\(output)")
+    }
+
+    /// With a trace live, the graph's outermost resolution biases the thread's depth so that its
+    /// nested resolutions are diagnosed too; the runaway check must still count real depth, or the
+    /// first of them would stop "without repeating" instead of naming the cycle.
+    @Test func aCycleInsideATraceIsNamedWithCycleCheckingOff() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Diagnostics.checksCycles = false
+            _ = Diagnostics.trace { MutualContainer().resolveLeft() }
+        }
+        let output = standardError(of: result)
+        #expect(output.contains("Dependency cycle:"), "\(output)")
+        #expect(output.contains("resolveLeft() -> Array<Int> [fresh, MutualContainer]"), "\(output)")
+        #expect(output.contains("nested more than 512"), "\(output)")
+    }
+
+    /// Every way out of a resolution leaves the thread's depth as it found it: returning, throwing,
+    /// and both again inside a trace (the biased path).
+    @Test func theDepthIsBalancedOnEveryWayOut() {
+        #expect(storedResolutionDepthOnThisThread() == 0)
+        #expect(ChainContainer().resolveTop() == [2, 1])
+        #expect(storedResolutionDepthOnThisThread() == 0)
+        #expect(throws: PluginError.missing("nope")) { try PluginHost().resolvePlugin("nope") }
+        #expect(storedResolutionDepthOnThisThread() == 0)
+        let (traced, graph) = Diagnostics.trace { () -> Result<any Plugin, PluginError> in
+            #expect(throws: PluginError.missing("nope")) { try PluginHost().resolvePlugin("nope") }
+            return Result { () throws(PluginError) in try PluginHost().resolvePlugin("leaf") }
+        }
+        #expect((try? traced.get()) is LeafPlugin)
+        #expect(graph.nodes.map(\.name) == ["resolvePlugin(nope)", "resolvePlugin(leaf)"])
+        #expect(storedResolutionDepthOnThisThread() == 0)
+    }
+
+    /// In a release build the graph's outermost resolution reads the diagnostics word before a trace
+    /// begun inside it counts itself there; the trace must still see what it runs.
+    @Test func aTraceBegunInsideAResolveRecordsWhatItRuns() {
+        let graph = TracingInside().resolveTrace()
+        #expect(graph.nodes.map(\.name) == ["resolveTop()", "resolveBottom()"])
+        #expect(storedResolutionDepthOnThisThread() == 0)
     }
 
     @Test func recursionThroughAFactoryWithPayloadsIsNotACycle() {

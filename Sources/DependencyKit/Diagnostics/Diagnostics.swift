@@ -93,6 +93,9 @@ public enum Diagnostics {
         _ body: () throws(Failure) -> R
     ) throws(Failure) -> (value: R, graph: ResolutionGraph) {
         let session = TraceSession()
+        // Begun inside a synchronous resolve, the rest of its graph must see the trace too.
+        let diverted = divertNestedResolutions()
+        defer { endDivertingNestedResolutions(diverted) }
         return try session.close(TraceSession.$current.outcome(binding: session, body))
     }
 

@@ -5,10 +5,14 @@ public import DependencyKitAtomics
 /// Every resolution the engine performs passes through here: the one hook for cycle detection,
 /// tracing and DependencyKitTesting's guard.
 ///
-/// With diagnostics off it is one relaxed load of a process-wide word and a compare against a
-/// constant (plus, for a resolve built with `fresh {}`, `live {}` or `shared {}`, two thread-local
-/// increments that name a runaway cycle in every build; see ``ResolutionFrame/depthLimit``); `body`
-/// is then called directly. Otherwise the resolution is pushed on the current task's resolution chain (a
+/// A resolve built with `fresh {}`, `live {}` or `shared {}` counts itself in a per-thread depth
+/// (an increment and a decrement that name a runaway cycle in every build; see
+/// ``ResolutionFrame/depthLimit``). Nested in a graph, that compare is all it does; a graph's
+/// outermost resolution also makes one relaxed load of the process-wide diagnostics word and
+/// compares it against a constant. With diagnostics off, `body` is then called directly. A trace
+/// begun inside a synchronous resolve diverts the rest of that graph itself
+/// (``divertNestedResolutions()``); cycle checking or a test context switched on while a thread is
+/// inside a graph takes effect from that thread's next outermost resolution. Otherwise the resolution is pushed on the current task's resolution chain (a
 /// task-local, so child tasks see their parent's chain and concurrent tasks never mix).
 ///
 /// A cycle found here throws `cycleError(_:)` of the ``Diagnostics/CycleError`` when the resolution
@@ -49,16 +53,52 @@ package func withResolution<T, Failure: Error>(
 ) throws(Failure) -> T {
     // Resolutions that carry payloads are not counted: recursion through factories ends with its
     // payloads. Everything else (builders, the registry) nests without end when it requires itself.
-    let countsDepth = !lifetime.carriesPayload
-    let depth = countsDepth ? dk_resolution_depth_enter() : 0
-    defer { if countsDepth { dk_resolution_depth_exit() } }
-    if _slowPath(DiagnosticsWord.isActive || depth > ResolutionFrame.depthLimit) {
-        return try diagnosedResolution(
-            name(), of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-            cycleError: cycleError, body)
+    guard !lifetime.carriesPayload else {
+        if _slowPath(DiagnosticsWord.isActive) {
+            return try diagnosedResolution(
+                name(), of: type, lifetime: lifetime, container: container, implementer: implementer, depth: 0,
+                cycleError: cycleError, body)
+        }
+        return try body()
     }
-    return try body()
+    let depth = dk_resolution_depth_enter()
+    // Nested in a graph (2 through the limit), or a graph's outermost resolution while diagnostics
+    // are off: run the body. Past the limit is a runaway or a diagnosed graph (see
+    // `countedDiagnosedResolution`).
+    if _fastPath(
+        UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
+            || (depth == 1 && !DiagnosticsWord.isActive))
+    {
+        defer { dk_resolution_depth_leave(depth) }
+        return try body()
+    }
+    return try countedDiagnosedResolution(
+        name(), of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
+        cycleError: cycleError, body)
 }
+
+/// Sends the resolutions still to come in this thread's synchronous graph down the diagnosed path,
+/// for a trace begun inside a resolve (the graph's outermost resolution read the diagnostics word
+/// before the trace counted itself in it).
+///
+/// - Returns: What to pass to ``endDivertingNestedResolutions(_:)`` when the trace ends, on this
+///   thread.
+func divertNestedResolutions() -> Int {
+    let depth = dk_resolution_depth_get()
+    let bias = dk_resolution_depth_bias()
+    guard depth > 0, depth < bias else { return 0 }
+    dk_resolution_depth_add(bias)
+    return bias
+}
+
+/// Undoes ``divertNestedResolutions()``.
+func endDivertingNestedResolutions(_ added: Int) {
+    dk_resolution_depth_add(-added)
+}
+
+/// This thread's resolution depth as stored, bias included: `0` outside any synchronous
+/// resolution. For tests that check the count is balanced on every way out.
+package func storedResolutionDepthOnThisThread() -> Int { dk_resolution_depth_get() }
 
 /// The asynchronous form of ``withResolution(_:of:lifetime:container:implementer:cycleError:_:)``.
 @inlinable

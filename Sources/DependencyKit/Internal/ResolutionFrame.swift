@@ -1,3 +1,5 @@
+internal import DependencyKitAtomics
+
 /// One resolution in progress, linked to the resolution that asked for it.
 ///
 /// The innermost frame lives in a task-local, so the chain follows the work: a child task
@@ -18,8 +20,8 @@ final class ResolutionFrame: Sendable {
 
     /// Nesting deeper than this on one thread is taken for a runaway resolution.
     ///
-    /// Every synchronous resolution counts itself in a per-thread depth (two thread-local
-    /// increments). No real graph nests this deep on one thread, so past it the chain is kept and
+    /// Every synchronous resolution counts itself in a per-thread depth (a thread-local increment
+    /// and decrement, and one compare). No real graph nests this deep on one thread, so past it the chain is kept and
     /// checked for cycles even with cycle checking off: a cycle is named in every build before it
     /// overflows the stack. A resolve that builds its value without `fresh {}` is not in the
     /// chain, so the chain can miss it; the message says so.
@@ -183,6 +185,43 @@ func diagnosedResolution<T, Failure: Error>(
     }
     defer { frame.finished.storeRelease(1) }
     return frame.recordValue(try ResolutionFrame.$current.outcome(binding: frame, body).get())
+}
+
+/// Runs a counted resolution that the hook's one compare sent off the plain path, and leaves its
+/// depth.
+///
+/// - A graph's outermost resolution (`depth` 1) while diagnostics are on: it adds the depth bias for
+///   the graph's duration, so that every resolution nested in it also lands here, and is diagnosed.
+/// - A nested resolution of such a graph: its depth is past the bias; it is diagnosed at its real
+///   depth.
+/// - Otherwise the thread is past ``ResolutionFrame/depthLimit``: a runaway, checked for a cycle.
+/// - Parameter depth: What the hook's increment returned.
+@usableFromInline
+func countedDiagnosedResolution<T, Failure: Error>(
+    _ name: String,
+    of type: any Any.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject?,
+    implementer: (any AnyObject.Type)?,
+    depth: Int,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?,
+    _ body: () throws(Failure) -> T
+) throws(Failure) -> T {
+    let bias = dk_resolution_depth_bias()
+    if depth == 1 {
+        dk_resolution_depth_add(bias)
+        defer {
+            dk_resolution_depth_add(-bias)
+            dk_resolution_depth_leave(1)
+        }
+        return try diagnosedResolution(
+            name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: 1,
+            cycleError: cycleError, body)
+    }
+    defer { dk_resolution_depth_leave(depth) }
+    return try diagnosedResolution(
+        name, of: type, lifetime: lifetime, container: container, implementer: implementer,
+        depth: depth > bias ? depth - bias : depth, cycleError: cycleError, body)
 }
 
 /// The asynchronous form of ``diagnosedResolution(_:of:lifetime:container:implementer:depth:cycleError:_:)``.

@@ -80,10 +80,15 @@ static inline intptr_t dk_diagnostics_fetch_and(intptr_t bits) {
 
 // How deeply the current thread is nested in synchronous resolutions.
 //
-// Every synchronous resolution adds one on entry and takes one on exit: two thread-local
-// increments, no atomics, no call. A depth no real graph reaches means a resolution that keeps
+// Every synchronous resolution adds one on entry and takes one on exit: a thread-local increment
+// and decrement, no atomics, no call. A depth no real graph reaches means a resolution that keeps
 // requiring itself; the engine then names the cycle instead of letting the stack overflow, in
 // release builds too, where the full cycle check is off.
+//
+// The same word tells a graph's outermost resolution (depth 1) from the ones nested in it, so only
+// the outermost reads the process-wide diagnostics word. When diagnostics are on there, it adds
+// DK_RESOLUTION_DEPTH_BIAS for the graph's duration: every nested resolution then sees a depth
+// past the limit and takes the diagnosed path too, with one compare instead of a second load.
 
 #if defined(_MSC_VER)
 #define DK_THREAD_LOCAL __declspec(thread)
@@ -101,7 +106,17 @@ static inline intptr_t dk_diagnostics_fetch_and(intptr_t bits) {
 // Only ever touched through the functions below. Starts at 0 on every thread.
 extern DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth;
 
+// Added to the depth while a graph whose outermost resolution saw diagnostics on is resolved.
+// Far above any depth a thread can reach (its stack overflows first), on 32-bit targets too.
+#define DK_RESOLUTION_DEPTH_BIAS ((intptr_t)1 << 24)
+
+static inline intptr_t dk_resolution_depth_bias(void) { return DK_RESOLUTION_DEPTH_BIAS; }
+
 static inline intptr_t dk_resolution_depth_enter(void) { return ++dk_resolution_depth; }
+
+static inline void dk_resolution_depth_add(intptr_t amount) { dk_resolution_depth += amount; }
+
+static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_depth; }
 
 // The per-graph instances of the outermost synchronous resolution running on this thread (a
 // Swift object retained once), or NULL when no `perGraph {}` ran in it. Ended when that
@@ -117,9 +132,11 @@ void dk_graph_end(void);
 #define DK_UNLIKELY(condition) (condition)
 #endif
 
-// The outermost exit ends the graph, if a `perGraph {}` made one.
-static inline void dk_resolution_depth_exit(void) {
-    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) dk_graph_end();
+// Leaves a resolution that entered at `depth` (what dk_resolution_depth_enter returned, without any
+// bias). The outermost ends the graph, if a `perGraph {}` made one.
+static inline void dk_resolution_depth_leave(intptr_t depth) {
+    --dk_resolution_depth;
+    if (DK_UNLIKELY(depth == 1) && dk_graph_record != 0) dk_graph_end();
 }
 
 static inline void *_Nullable dk_graph_record_get(void) { return dk_graph_record; }
