@@ -69,7 +69,7 @@ package func withResolution<T, Failure: Error>(
         UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
             || (depth == 1 && !DiagnosticsWord.isActive))
     {
-        defer { dk_resolution_depth_leave(depth) }
+        defer { dk_resolution_depth_leave() }
         return try body()
     }
     return try countedDiagnosedResolution(

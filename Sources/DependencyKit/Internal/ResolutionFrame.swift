@@ -212,13 +212,13 @@ func countedDiagnosedResolution<T, Failure: Error>(
         dk_resolution_depth_add(bias)
         defer {
             dk_resolution_depth_add(-bias)
-            dk_resolution_depth_leave(1)
+            dk_resolution_depth_leave()
         }
         return try diagnosedResolution(
             name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: 1,
             cycleError: cycleError, body)
     }
-    defer { dk_resolution_depth_leave(depth) }
+    defer { dk_resolution_depth_leave() }
     return try diagnosedResolution(
         name, of: type, lifetime: lifetime, container: container, implementer: implementer,
         depth: depth > bias ? depth - bias : depth, cycleError: cycleError, body)

@@ -132,11 +132,11 @@ void dk_graph_end(void);
 #define DK_UNLIKELY(condition) (condition)
 #endif
 
-// Leaves a resolution that entered at `depth` (what dk_resolution_depth_enter returned, without any
-// bias). The outermost ends the graph, if a `perGraph {}` made one.
-static inline void dk_resolution_depth_leave(intptr_t depth) {
-    --dk_resolution_depth;
-    if (DK_UNLIKELY(depth == 1) && dk_graph_record != 0) dk_graph_end();
+// Leaves a resolution. The outermost (the depth is 0 again) ends the graph, if a `perGraph {}`
+// made one. Tested on the decremented word rather than on the depth the resolution entered at,
+// so that no register has to carry that depth across the resolution's body.
+static inline void dk_resolution_depth_leave(void) {
+    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) dk_graph_end();
 }
 
 static inline void *_Nullable dk_graph_record_get(void) { return dk_graph_record; }
