@@ -9,10 +9,11 @@ struct Consumer: HasDependencies {}
     consumer.viaReadThroughAddress.resolveValue()
 }
 @inline(never) func readReadUnowned(_ consumer: Consumer) -> Int { consumer.viaReadUnowned.resolveValue() }
+@inline(never) func readStrongBox(_ consumer: Consumer) -> Int { consumer.viaStrongBox.resolveValue() }
 @inline(never) func readClosure(_ consumer: Consumer) -> Int {
     Injector.storage.withContainer { $0.resolveValue() }
 }
 
 print(
     readGet(Consumer()), readAddress(Consumer()), readReadThroughAddress(Consumer()),
-    readReadUnowned(Consumer()), readClosure(Consumer()))
+    readReadUnowned(Consumer()), readStrongBox(Consumer()), readClosure(Consumer()))

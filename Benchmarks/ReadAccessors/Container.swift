@@ -26,5 +26,8 @@ extension HasDependencies {
     @inlinable public var viaReadThroughAddress: any Dependency {
         @inline(__always) _read { yield Injector.storage.addressed }
     }
+    @inlinable public var viaStrongBox: any Dependency {
+        @inline(__always) _read { yield Injector.storage.yieldedFromStrongBox }
+    }
     @inlinable public var viaReadUnowned: any Dependency { @inline(__always) _read { yield Injector.storage.yielded } }
 }

@@ -47,6 +47,17 @@ public final class Storage<Container>: @unchecked Sendable {
         }
     }
 
+    /// A coroutine that holds a strong reference to the box and yields its `let container`
+    /// borrowed: what a per-thread box (one retained by each thread, so that its count never
+    /// moves between cores) would compile to.
+    @inlinable public var yieldedFromStrongBox: Container {
+        @inline(__always) _read {
+            let box = box.takeUnretainedValue()
+            yield box.container
+            _fixLifetime(box)
+        }
+    }
+
     /// A closure that receives the borrowed container: another spelling, for contrast.
     @inlinable @inline(__always)
     public func withContainer<R>(_ body: (Container) -> R) -> R {
