@@ -86,6 +86,30 @@ struct ScopingTests {
         #expect(captured == 41)
     }
 
+    /// A container keeps itself converted for its storage after its first scope, held without a
+    /// reference of its own: scoping it again, concretely or as an existential, in sync and async
+    /// scopes, reuses the one binding, and the container is freed when the last scope ends.
+    @Test func aContainerIsConvertedOnceAndFreedAfterItsScopes() async {
+        weak var freed: OtherCore?
+        do {
+            let container = OtherCore(name: "bound")
+            freed = container
+            let existential: any OtherDependency = container
+            for _ in 0..<3 {
+                #expect(withDependencies(container) { OtherInjector.dependencies.resolveName() } == "bound")
+                #expect(withDependencies(existential) { OtherInjector.dependencies.resolveName() } == "bound")
+                let asynchronous = await withDependencies(existential) { () async in
+                    OtherInjector.dependencies.resolveName()
+                }
+                #expect(asynchronous == "bound")
+            }
+            #expect(container.sharedInstances.footprint.cells == 1)
+            let context = withDependencies(existential) { DependencyContext.capture() }
+            #expect(context.run { OtherInjector.dependencies.resolveName() } == "bound")
+        }
+        #expect(freed == nil, "a scoped container outlived its scopes and contexts")
+    }
+
     @Test func contextCapturedOutsideAnyScopeIsNotScoped() {
         #expect(!DependencyContext.capture().isScoped)
     }
@@ -93,7 +117,8 @@ struct ScopingTests {
     @Test func unstructuredTaskThatOutlivesTheScopeStillSeesIt() async {
         let storage = OtherInjector.storage
         // Other tests may scope OtherInjector concurrently, so compare the frames this test made.
-        let frame = storage.frame(binding: OtherCore(name: "counted"), parent: nil)
+        let container = OtherCore(name: "counted")
+        let frame = storage.frame(binding: container, parent: nil) { container }
         let during = storage.liveScopes.loadRelaxed()
         #expect(during >= 1)
         let escaped = ScopeFrame.bind(frame) {

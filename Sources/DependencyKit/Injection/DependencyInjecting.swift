@@ -181,6 +181,10 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
 
     private let state: Locked<State>
 
+    /// The key under which a container keeps itself converted to `Container` (see
+    /// ``frame(binding:parent:_:)``): no `shared {}` call site has line 0.
+    private let bindingKey = SharedKey(fileID: "", line: 0, column: 0, type: Container.self, kind: .strong)
+
     /// Creates a storage whose default container is made by `makeDefault`.
     ///
     /// The factory runs lazily, on the first read, and again after each ``DependencyInjecting/reset()``.
@@ -338,7 +342,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         while let raw = next {
             let found: Container?? = Unmanaged<ScopeFrame>.fromOpaque(raw)._withUnsafeGuaranteedRef { frame in
                 if frame.storage === liveScopes {
-                    return .some(unsafeDowncast(frame.box, to: Box.self).container)
+                    return .some(frame.binding.assumingMemoryBound(to: Container.self).pointee)
                 }
                 next = frame.parent.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
                 return .none
@@ -353,8 +357,26 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
 
     /// Makes the scope frame that binds `container` to this storage on top of `parent`.
+    ///
+    /// The frame holds the container and reads it through the container's ``ContainerBinding``:
+    /// `container` converted to `Container` once, by `convert`, and kept in the container's
+    /// shared-instance table under this storage's container type. Converting is a dynamic cast
+    /// with a conformance lookup (about 1,000 instructions) when the caller holds the container
+    /// as an existential — a server middleware's `any AppDependency`, scoping every request with
+    /// the same container — and the frame needs no box of its own.
+    /// - Parameters:
+    ///   - container: The container to bind.
+    ///   - parent: The frame of the scopes already current.
+    ///   - convert: Converts `container` to `Container`; called at most once per container.
     @usableFromInline
-    package func frame(binding container: Container, parent: ScopeFrame?) -> ScopeFrame {
-        ScopeFrame(storage: liveScopes, box: Box(container), parent: parent)
+    package func frame(
+        binding container: DependencyContainer,
+        parent: ScopeFrame?,
+        _ convert: () -> Container
+    ) -> ScopeFrame {
+        let binding = container.sharedInstances.cell(for: bindingKey) {
+            ContainerBinding(convert(), of: container)
+        }
+        return ScopeFrame(storage: liveScopes, owner: container, binding: binding.value, parent: parent)
     }
 }

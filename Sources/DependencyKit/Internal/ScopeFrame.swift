@@ -58,24 +58,35 @@ package final class ScopeFrame: Sendable {
     /// The live-scope counter of the storage this frame binds, which also identifies it.
     @usableFromInline
     let storage: AtomicWord
-    /// A `ContainerStorage<C>.Box`, typed by `storage`.
+    /// The bound container, held so that it (and the ``ContainerBinding`` it keeps) lives as long
+    /// as the frame.
     @usableFromInline
-    let box: any AnyObject & Sendable
+    let owner: any AnyObject & Sendable
+    /// The address of the container as its storage's `Container` type, in the container's
+    /// ``ContainerBinding``; typed by `storage`. `nonisolated(unsafe)`: an immutable address, read
+    /// only while `owner`, which keeps the memory, is alive.
+    @usableFromInline
+    nonisolated(unsafe) let binding: UnsafeRawPointer
     /// The next outer frame.
     @usableFromInline
     let parent: ScopeFrame?
 
-    init(storage: AtomicWord, box: any AnyObject & Sendable, parent: ScopeFrame?) {
+    init(storage: AtomicWord, owner: any AnyObject & Sendable, binding: UnsafeRawPointer, parent: ScopeFrame?) {
         self.storage = storage
-        self.box = box
+        self.owner = owner
+        self.binding = binding
         self.parent = parent
         storage.add(1)
     }
 
-    /// The root: counts itself in a word of its own that no storage shares.
+    /// The root: counts itself in a word of its own that no storage shares, so its binding is never
+    /// read.
     private convenience init() {
         final class Nothing: Sendable {}
-        self.init(storage: AtomicWord(), box: Nothing(), parent: nil)
+        let nothing = Nothing()
+        self.init(
+            storage: AtomicWord(), owner: nothing,
+            binding: UnsafeRawPointer(Unmanaged.passUnretained(nothing).toOpaque()), parent: nil)
     }
 
     deinit {
@@ -166,3 +177,37 @@ func taskLocalKey<Value>(_ local: TaskLocal<Value>) -> Int {
 @usableFromInline
 @_silgen_name("swift_task_localValueGet")
 func runtimeTaskLocalValue(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
+
+/// A container converted to its storage's container type, kept by the container itself (in its
+/// shared-instance table) so that binding it again in a scope needs no conversion.
+///
+/// The copy is kept without a strong reference: a strong one would be a cycle (container, table,
+/// binding, container). That is sound because the binding is only ever read through a scope
+/// frame, which holds the container strongly, and is freed with the container.
+///
+/// `@unchecked Sendable` is sound here: `value` is written once in `init`, before the binding is
+/// published (under the table's lock), and only read after.
+final class ContainerBinding: @unchecked Sendable {
+    /// The converted container, at a stable heap address.
+    let value: UnsafeRawPointer
+
+    /// Keeps `converted`, which holds exactly one reference to `container`, without that reference.
+    init<Converted>(_ converted: Converted, of container: AnyObject) {
+        let address = UnsafeMutablePointer<Converted>.allocate(capacity: 1)
+        address.initialize(to: converted)
+        // A container type is a class or an existential of one: the copy holds the container as
+        // its first word and took one reference to it, given back here.
+        precondition(
+            UnsafeRawPointer(address).load(as: UnsafeRawPointer.self)
+                == UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()),
+            "\(Converted.self) does not hold a \(type(of: container)) by reference"
+        )
+        Unmanaged.passUnretained(container).release()
+        value = UnsafeRawPointer(address)
+    }
+
+    deinit {
+        // Not deinitialised: the copy holds no reference of its own.
+        UnsafeMutableRawPointer(mutating: value).deallocate()
+    }
+}

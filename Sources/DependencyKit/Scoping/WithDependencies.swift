@@ -46,7 +46,7 @@ public func withDependencies<C: InjectableContainer, R>(
 /// A frame that binds `container` in its injector's storage, inside the scopes already current.
 @usableFromInline
 func scopeFrame<C: InjectableContainer>(binding container: C) -> ScopeFrame {
-    C.Injector.storage.frame(binding: container.asInjectorContainer, parent: ScopeFrame.current)
+    C.Injector.storage.frame(binding: container, parent: ScopeFrame.current) { container.asInjectorContainer }
 }
 
 /// A snapshot of the scoped containers in effect, to re-enter from escaping work.
