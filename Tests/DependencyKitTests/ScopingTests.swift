@@ -95,6 +95,10 @@ struct ScopingTests {
             let container = OtherCore(name: "bound")
             freed = container
             let existential: any OtherDependency = container
+            #expect(container.sharedInstances.scopeBinding.pointee == 0)
+            _ = withDependencies(existential) { OtherInjector.dependencies.resolveName() }
+            let binding = container.sharedInstances.scopeBinding.pointee
+            #expect(binding != 0)
             for _ in 0..<3 {
                 #expect(withDependencies(container) { OtherInjector.dependencies.resolveName() } == "bound")
                 #expect(withDependencies(existential) { OtherInjector.dependencies.resolveName() } == "bound")
@@ -103,7 +107,8 @@ struct ScopingTests {
                 }
                 #expect(asynchronous == "bound")
             }
-            #expect(container.sharedInstances.footprint.cells == 1)
+            #expect(container.sharedInstances.scopeBinding.pointee == binding, "the container was converted again")
+            #expect(container.sharedInstances.footprint.cells == 0)
             let context = withDependencies(existential) { DependencyContext.capture() }
             #expect(context.run { OtherInjector.dependencies.resolveName() } == "bound")
         }

@@ -72,4 +72,28 @@ let scopeProbes: [Probe] = [
                 }
             }
         }),
+    Probe(
+        name: "request.fresh-container", setUp: {},
+        body: { iterations in
+            // A container made for each request, as a server that puts request data in its
+            // container does: the first scope of every container.
+            waitForTask {
+                for _ in 0..<iterations {
+                    let container: any Dependency = BenchmarkDependency(usersCacheDirectory: usersCacheDirectory)
+                    blackHole(await withDependencies(container) { await handleRequest() })
+                }
+            }
+        }),
+    Probe(
+        name: "request.fresh-container-alone", setUp: {},
+        body: { iterations in
+            // Only making the container of `request.fresh-container`, for the difference.
+            waitForTask {
+                for _ in 0..<iterations {
+                    let container: any Dependency = BenchmarkDependency(usersCacheDirectory: usersCacheDirectory)
+                    blackHole(container)
+                    blackHole(await handleRequest())
+                }
+            }
+        }),
 ]

@@ -46,6 +46,10 @@ open class DependencyContainer: DependencyResolving, @unchecked Sendable {
 
     /// Creates a container.
     public init() {}
+
+    deinit {
+        sharedInstances.endScopeBinding()
+    }
 }
 
 /// A container that implements only some of its protocol's resolves and takes the protocol's

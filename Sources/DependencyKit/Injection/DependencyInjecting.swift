@@ -181,10 +181,6 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
 
     private let state: Locked<State>
 
-    /// The key under which a container keeps itself converted to `Container` (see
-    /// ``frame(binding:parent:_:)``): no `shared {}` call site has line 0.
-    private let bindingKey = SharedKey(fileID: "", line: 0, column: 0, type: Container.self, kind: .strong)
-
     /// Creates a storage whose default container is made by `makeDefault`.
     ///
     /// The factory runs lazily, on the first read, and again after each ``DependencyInjecting/reset()``.
@@ -358,25 +354,41 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
 
     /// Makes the scope frame that binds `container` to this storage on top of `parent`.
     ///
-    /// The frame holds the container and reads it through the container's ``ContainerBinding``:
-    /// `container` converted to `Container` once, by `convert`, and kept in the container's
-    /// shared-instance table under this storage's container type. Converting is a dynamic cast
-    /// with a conformance lookup (about 1,000 instructions) when the caller holds the container
-    /// as an existential — a server middleware's `any AppDependency`, scoping every request with
-    /// the same container — and the frame needs no box of its own.
+    /// The frame holds the container and reads it as `Container` through the container's scope
+    /// binding: `container` converted by `convert` once, on its first scope, and kept by the
+    /// container (see ``ContainerBinding``). Converting is a dynamic cast with a conformance lookup
+    /// (about 1,000 instructions) when the caller holds the container as an existential — a server
+    /// middleware's `any AppDependency`, scoping every request with the same container — and the
+    /// frame needs no box of its own.
     /// - Parameters:
     ///   - container: The container to bind.
     ///   - parent: The frame of the scopes already current.
-    ///   - convert: Converts `container` to `Container`; called at most once per container.
+    ///   - convert: Converts `container` to `Container`; called once per container.
     @usableFromInline
     package func frame(
         binding container: DependencyContainer,
         parent: ScopeFrame?,
         _ convert: () -> Container
     ) -> ScopeFrame {
-        let binding = container.sharedInstances.cell(for: bindingKey) {
-            ContainerBinding(convert(), of: container)
+        let slot = container.sharedInstances.scopeBinding
+        var block = dk_atomic_load_acquire(slot)
+        if _slowPath(block == 0) {
+            let made = ContainerBinding.make(convert(), of: container)
+            var expected = 0
+            if dk_atomic_compare_exchange(slot, &expected, made) {
+                block = made
+            } else {
+                // Another thread bound the container first: keep its binding.
+                ContainerBinding.discard(made)
+                block = expected
+            }
         }
-        return ScopeFrame(storage: liveScopes, owner: container, binding: binding.value, parent: parent)
+        guard let value = ContainerBinding.value(in: block, as: Container.self) else {
+            // Bound before as another container type; not reachable with one injector per
+            // container protocol, which `InjectableContainer` declares. Keep a strong copy instead.
+            let holder = StrongBinding(convert())
+            return ScopeFrame(storage: liveScopes, owner: holder, binding: holder.value, parent: parent)
+        }
+        return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
     }
 }
