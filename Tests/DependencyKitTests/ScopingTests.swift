@@ -115,6 +115,28 @@ struct ScopingTests {
         #expect(freed == nil, "a scoped container outlived its scopes and contexts")
     }
 
+    /// Threads that scope one new container at the same moment race to keep its binding: one
+    /// wins, the others use it and free their own, every scope sees the container, and the
+    /// container is still freed afterwards (run under TSan in CI).
+    @Test func threadsBindingOneNewContainerAtOnceAgree() {
+        for round in 0..<50 {
+            weak var freed: OtherCore?
+            do {
+                let container = OtherCore(name: "raced \(round)")
+                freed = container
+                let existential: any OtherDependency = container
+                let seen = Locked([String]())
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                    let name = withDependencies(existential) { OtherInjector.dependencies.resolveName() }
+                    seen.withLock { $0.append(name) }
+                }
+                #expect(seen.withLock { $0 } == Array(repeating: "raced \(round)", count: 4))
+                #expect(container.sharedInstances.scopeBinding.pointee != 0)
+            }
+            #expect(freed == nil)
+        }
+    }
+
     @Test func contextCapturedOutsideAnyScopeIsNotScoped() {
         #expect(!DependencyContext.capture().isScoped)
     }
@@ -123,7 +145,7 @@ struct ScopingTests {
         let storage = OtherInjector.storage
         // Other tests may scope OtherInjector concurrently, so compare the frames this test made.
         let container = OtherCore(name: "counted")
-        let frame = storage.frame(binding: container, parent: nil) { container }
+        let frame = storage.frame(binding: container, converted: container, parent: nil)
         let during = storage.liveScopes.loadRelaxed()
         #expect(during >= 1)
         let escaped = ScopeFrame.bind(frame) {

@@ -352,28 +352,36 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     /// task-local only.
     package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
 
-    /// Makes the scope frame that binds `container` to this storage on top of `parent`.
+    /// Makes the scope frame that binds `container` to this storage on top of `parent`, if the
+    /// container was bound before.
     ///
     /// The frame holds the container and reads it as `Container` through the container's scope
-    /// binding: `container` converted by `convert` once, on its first scope, and kept by the
-    /// container (see ``ContainerBinding``). Converting is a dynamic cast with a conformance lookup
-    /// (about 1,000 instructions) when the caller holds the container as an existential — a server
-    /// middleware's `any AppDependency`, scoping every request with the same container — and the
-    /// frame needs no box of its own.
+    /// binding: the container converted once, on its first scope, and kept by the container (see
+    /// ``ContainerBinding``). Converting is a dynamic cast with a conformance lookup (about 1,000
+    /// instructions) when the caller holds the container as an existential — a server middleware's
+    /// `any AppDependency`, scoping every request with the same container — and the frame needs no
+    /// box of its own.
+    /// - Returns: The frame, or `nil` when the container has no binding yet: call
+    ///   ``frame(binding:converted:parent:)``.
+    @usableFromInline
+    package func frame(reusingBindingOf container: DependencyContainer, parent: ScopeFrame?) -> ScopeFrame? {
+        let block = dk_atomic_load_acquire(container.sharedInstances.scopeBinding)
+        guard block != 0, let value = ContainerBinding.value(in: block, as: Container.self) else { return nil }
+        return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
+    }
+
+    /// Makes the scope frame that binds `container`, given as `converted`, to this storage on top
+    /// of `parent`, and keeps the conversion in the container for its next scopes.
     /// - Parameters:
     ///   - container: The container to bind.
+    ///   - converted: `container` as `Container`.
     ///   - parent: The frame of the scopes already current.
-    ///   - convert: Converts `container` to `Container`; called once per container.
     @usableFromInline
-    package func frame(
-        binding container: DependencyContainer,
-        parent: ScopeFrame?,
-        _ convert: () -> Container
-    ) -> ScopeFrame {
+    package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame {
         let slot = container.sharedInstances.scopeBinding
         var block = dk_atomic_load_acquire(slot)
-        if _slowPath(block == 0) {
-            let made = ContainerBinding.make(convert(), of: container)
+        if block == 0 {
+            let made = ContainerBinding.make(converted, of: container)
             var expected = 0
             if dk_atomic_compare_exchange(slot, &expected, made) {
                 block = made
@@ -386,7 +394,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         guard let value = ContainerBinding.value(in: block, as: Container.self) else {
             // Bound before as another container type; not reachable with one injector per
             // container protocol, which `InjectableContainer` declares. Keep a strong copy instead.
-            let holder = StrongBinding(convert())
+            let holder = StrongBinding(converted)
             return ScopeFrame(storage: liveScopes, owner: holder, binding: holder.value, parent: parent)
         }
         return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)

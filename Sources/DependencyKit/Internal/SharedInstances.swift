@@ -215,10 +215,12 @@ package struct SharedInstances: Sendable {
     /// allocation for it until it is first scoped.
     package var scopeBinding: UnsafeMutablePointer<Int> { newestTable.spare }
 
-    /// Frees the scope binding's block; called when the container is deinitialised. The block's
-    /// copy of the container holds no reference, so it is not deinitialised.
+    /// Frees the scope binding's block; called when the container is deinitialised, when nothing
+    /// else can read it. The block's copy of the container holds no reference, so it is not
+    /// deinitialised.
+    @inline(__always)
     package func endScopeBinding() {
-        let raw = dk_atomic_load_acquire(scopeBinding)
+        let raw = newestTable.word[1]
         if raw != 0 { UnsafeMutableRawPointer(bitPattern: raw).unsafelyUnwrapped.deallocate() }
     }
 

@@ -46,7 +46,10 @@ public func withDependencies<C: InjectableContainer, R>(
 /// A frame that binds `container` in its injector's storage, inside the scopes already current.
 @usableFromInline
 func scopeFrame<C: InjectableContainer>(binding container: C) -> ScopeFrame {
-    C.Injector.storage.frame(binding: container, parent: ScopeFrame.current) { container.asInjectorContainer }
+    let storage = C.Injector.storage
+    let parent = ScopeFrame.current
+    if let frame = storage.frame(reusingBindingOf: container, parent: parent) { return frame }
+    return storage.frame(binding: container, converted: container.asInjectorContainer, parent: parent)
 }
 
 /// A snapshot of the scoped containers in effect, to re-enter from escaping work.
