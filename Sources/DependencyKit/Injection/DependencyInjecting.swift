@@ -377,7 +377,8 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     ///   - converted: `container` as `Container`.
     ///   - parent: The frame of the scopes already current.
     @usableFromInline
-    package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame {
+    package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame
+    {
         let slot = container.sharedInstances.scopeBinding
         var block = dk_atomic_load_acquire(slot)
         if block == 0 {
