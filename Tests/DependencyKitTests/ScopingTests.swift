@@ -95,9 +95,9 @@ struct ScopingTests {
             let container = OtherCore(name: "bound")
             freed = container
             let existential: any OtherDependency = container
-            #expect(container.sharedInstances.scopeBinding.pointee == 0)
+            #expect(container.sharedInstances.conversions.pointee == 0)
             _ = withDependencies(existential) { OtherInjector.dependencies.resolveName() }
-            let binding = container.sharedInstances.scopeBinding.pointee
+            let binding = container.sharedInstances.conversions.pointee
             #expect(binding != 0)
             for _ in 0..<3 {
                 #expect(withDependencies(container) { OtherInjector.dependencies.resolveName() } == "bound")
@@ -107,7 +107,7 @@ struct ScopingTests {
                 }
                 #expect(asynchronous == "bound")
             }
-            #expect(container.sharedInstances.scopeBinding.pointee == binding, "the container was converted again")
+            #expect(container.sharedInstances.conversions.pointee == binding, "the container was converted again")
             #expect(container.sharedInstances.footprint.cells == 0)
             let context = withDependencies(existential) { DependencyContext.capture() }
             #expect(context.run { OtherInjector.dependencies.resolveName() } == "bound")
@@ -131,10 +131,41 @@ struct ScopingTests {
                     seen.withLock { $0.append(name) }
                 }
                 #expect(seen.withLock { $0 } == Array(repeating: "raced \(round)", count: 4))
-                #expect(container.sharedInstances.scopeBinding.pointee != 0)
+                #expect(container.sharedInstances.conversions.pointee != 0)
             }
             #expect(freed == nil)
         }
+    }
+
+    /// `dependencies(as:)` casts a container to the refined protocol once, keeps the copy in the
+    /// container, and reads that copy afterwards: through a scope and through the global box.
+    @Test func aRefinedReadConvertsTheContainerOnce() {
+        weak var freed: RefinedToyCore?
+        do {
+            let container = RefinedToyCore(marker: 5)
+            freed = container
+            let first = withDependencies(container) {
+                ToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra()
+            }
+            let head = container.sharedInstances.conversions.pointee
+            #expect(head != 0)
+            for _ in 0..<3 {
+                let again = withDependencies(container) {
+                    ToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra()
+                }
+                #expect(again == first)
+            }
+            #expect(first == 50)
+            #expect(container.sharedInstances.conversions.pointee == head, "the container was converted again")
+        }
+        #expect(freed == nil)
+
+        let global = RefinedToyInjector.dependencies(as: (any RefinedToy).self)
+        let installed = unsafeDowncast(global as AnyObject, to: RefinedToyCore.self)
+        let head = installed.sharedInstances.conversions.pointee
+        #expect(head != 0)
+        #expect(RefinedToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra() == 90)
+        #expect(installed.sharedInstances.conversions.pointee == head, "the global container was converted again")
     }
 
     @Test func contextCapturedOutsideAnyScopeIsNotScoped() {
@@ -158,4 +189,18 @@ struct ScopingTests {
         let seen = await escaped.value
         #expect(seen == "counted")
     }
+}
+
+/// A refinement of the toy container protocol, read through `dependencies(as:)`.
+protocol RefinedToy: ToyDependency {
+    func resolveExtra() -> Int
+}
+
+final class RefinedToyCore: ToyCore, RefinedToy, @unchecked Sendable {
+    func resolveExtra() -> Int { marker * 10 }
+}
+
+/// An injector of its own, whose global container only the refined-read test reads.
+enum RefinedToyInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any ToyDependency> { RefinedToyCore(marker: 9) }
 }

@@ -114,6 +114,16 @@ let probes: [Probe] =
                 check(consumer.resolveGraph(), "graph.shared-http")
             }),
         Probe(
+            name: "graph.app-container",
+            setUp: { DependencyInjector.dependencies = BenchmarkAppDependency(usersCacheDirectory: directory) },
+            body: { iterations in
+                // An app's own container protocol, read through `dependencies(as:)` as the
+                // app-dependencies recipe does.
+                let consumer = AppGraphConsumer()
+                for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
+                check(consumer.resolveGraph(), "graph.app-container")
+            }),
+        Probe(
             name: "read.global",
             setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
             body: { iterations in

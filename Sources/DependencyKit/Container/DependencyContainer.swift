@@ -48,7 +48,7 @@ open class DependencyContainer: DependencyResolving, @unchecked Sendable {
     public init() {}
 
     deinit {
-        sharedInstances.endScopeBinding()
+        ContainerConversions.end(sharedInstances.conversions)
     }
 }
 

@@ -79,13 +79,26 @@ extension DependencyInjecting {
     ///   at launch and base test containers on it; a mismatch stops with a message naming both
     ///   types.
     @inlinable
+    @inline(__always)
     public static func dependencies<Refined>(as type: Refined.Type) -> Refined {
-        let container = storage.current
+        // The cast is a conformance lookup; a container keeps each conversion it made (see
+        // `ContainerConversions`), so only its first read as `Refined` pays it.
+        if let kept = storage.currentConversion(as: type) { return kept }
+        return convertOnce(storage.current, to: type)
+    }
+
+    /// `container` as `Refined`, kept by the container for its next reads; stops with a message
+    /// naming both types when it is not one.
+    @usableFromInline
+    static func convertOnce<Refined>(_ container: Container, to _: Refined.Type) -> Refined {
         guard let refined = container as? Refined else {
             fatalError(
                 "The container in effect is a \(Swift.type(of: container as Any)), which is not a \(Refined.self). "
                     + "Install a container that conforms to \(Refined.self) at launch, and derive test containers from it."
             )
+        }
+        if let base = container as AnyObject as? DependencyContainer {
+            _ = ContainerConversions.add(refined, of: base)
         }
         return refined
     }
@@ -123,8 +136,18 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     final class Box: Sendable {
         @usableFromInline
         let container: Container
+        /// The list of conversions `container` keeps (see ``ContainerConversions``), or `nil` for a
+        /// container type that does not derive from ``DependencyContainer``. A plain pointer, so a
+        /// read follows it without reference counting; the container lives as long as the box.
+        /// `nonisolated(unsafe)`: written once in `init`, and the word it points at is only read
+        /// and written with atomics.
+        @usableFromInline
+        nonisolated(unsafe) let conversions: UnsafeMutablePointer<Int>?
 
-        init(_ container: Container) { self.container = container }
+        init(_ container: Container) {
+            self.container = container
+            conversions = (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
+        }
     }
 
     /// Installed boxes, oldest first, kept alive forever, plus the default container's factory.
@@ -334,18 +357,54 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inlinable
     @inline(__always)
     func scopedContainer(from head: UnsafeRawPointer?) -> Container? {
+        innermostFrame(from: head)?._withUnsafeGuaranteedRef { frame in
+            frame.binding.assumingMemoryBound(to: Container.self).pointee
+        }
+    }
+
+    /// The innermost frame of this storage in the chain that starts at `head`, unretained.
+    @inlinable
+    @inline(__always)
+    func innermostFrame(from head: UnsafeRawPointer?) -> Unmanaged<ScopeFrame>? {
         var next = head
         while let raw = next {
-            let found: Container?? = Unmanaged<ScopeFrame>.fromOpaque(raw)._withUnsafeGuaranteedRef { frame in
-                if frame.storage === liveScopes {
-                    return .some(frame.binding.assumingMemoryBound(to: Container.self).pointee)
-                }
+            let frame = Unmanaged<ScopeFrame>.fromOpaque(raw)
+            let matches = frame._withUnsafeGuaranteedRef { frame in
+                if frame.storage === liveScopes { return true }
                 next = frame.parent.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-                return .none
+                return false
             }
-            if let found { return found }
+            if matches { return frame }
         }
         return nil
+    }
+
+    /// The container in effect, as `Refined`, if the container converted itself to `Refined`
+    /// before (see ``ContainerConversions``); `nil` otherwise, and for a container that is not a
+    /// ``DependencyContainer``.
+    ///
+    /// Read without a cast: the copy the container keeps, found in its list of conversions. The
+    /// copy is read while its container is alive: a scope frame the current task keeps, or an
+    /// installed box, which is never freed.
+    @inlinable
+    @inline(__always)
+    package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
+        if _slowPath(liveScopes.loadRelaxed() != 0),
+            let frame = innermostFrame(from: ScopeFrame.shortcut ?? ScopeFrame.borrowedHead)
+        {
+            return frame._withUnsafeGuaranteedRef { frame in
+                ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)
+                    .map { $0.assumingMemoryBound(to: Refined.self).pointee }
+            }
+        }
+        let raw = installedBox.loadAcquire()
+        guard _fastPath(raw != 0) else { return nil }
+        return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { box in
+                guard let conversions = box.conversions else { return nil }
+                return ContainerConversions.find(in: conversions, as: Refined.self)
+                    .map { $0.assumingMemoryBound(to: Refined.self).pointee }
+            }
     }
 
     /// The innermost scoped container of this storage in the current task, if any, through the
@@ -353,20 +412,19 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
 
     /// Makes the scope frame that binds `container` to this storage on top of `parent`, if the
-    /// container was bound before.
+    /// container was converted to `Container` before.
     ///
-    /// The frame holds the container and reads it as `Container` through the container's scope
-    /// binding: the container converted once, on its first scope, and kept by the container (see
-    /// ``ContainerBinding``). Converting is a dynamic cast with a conformance lookup (about 1,000
-    /// instructions) when the caller holds the container as an existential — a server middleware's
-    /// `any AppDependency`, scoping every request with the same container — and the frame needs no
-    /// box of its own.
-    /// - Returns: The frame, or `nil` when the container has no binding yet: call
+    /// The frame holds the container and reads it as `Container` through the copy the container
+    /// keeps of itself (see ``ContainerConversions``), converted once, on its first scope.
+    /// Converting is a dynamic cast with a conformance lookup (about 1,000 instructions) when the
+    /// caller holds the container as an existential — a server middleware's `any AppDependency`,
+    /// scoping every request with the same container — and the frame needs no box of its own.
+    /// - Returns: The frame, or `nil` when the container has no conversion yet: call
     ///   ``frame(binding:converted:parent:)``.
     @usableFromInline
     package func frame(reusingBindingOf container: DependencyContainer, parent: ScopeFrame?) -> ScopeFrame? {
-        let block = dk_atomic_load_acquire(container.sharedInstances.scopeBinding)
-        guard block != 0, let value = ContainerBinding.value(in: block, as: Container.self) else { return nil }
+        guard let value = ContainerConversions.find(in: container.sharedInstances.conversions, as: Container.self)
+        else { return nil }
         return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
     }
 
@@ -379,25 +437,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @usableFromInline
     package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame
     {
-        let slot = container.sharedInstances.scopeBinding
-        var block = dk_atomic_load_acquire(slot)
-        if block == 0 {
-            let made = ContainerBinding.make(converted, of: container)
-            var expected = 0
-            if dk_atomic_compare_exchange(slot, &expected, made) {
-                block = made
-            } else {
-                // Another thread bound the container first: keep its binding.
-                ContainerBinding.discard(made)
-                block = expected
-            }
-        }
-        guard let value = ContainerBinding.value(in: block, as: Container.self) else {
-            // Bound before as another container type; not reachable with one injector per
-            // container protocol, which `InjectableContainer` declares. Keep a strong copy instead.
-            let holder = StrongBinding(converted)
-            return ScopeFrame(storage: liveScopes, owner: holder, binding: holder.value, parent: parent)
-        }
+        let value = ContainerConversions.add(converted, of: container)
         return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
     }
 }

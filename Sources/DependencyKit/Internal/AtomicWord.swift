@@ -15,8 +15,8 @@ package final class AtomicWord: @unchecked Sendable {
     let word: UnsafeMutablePointer<Int>
 
     package init(_ initialValue: Int = 0) {
-        // Two words: the allocator's smallest block holds both, and a container keeps its scope
-        // binding in the second (see ``spare``), so that it needs no allocation of its own.
+        // Two words: the allocator's smallest block holds both, and a container keeps its
+        // conversions in the second (see ``spare``), so that they need no allocation of their own.
         word = .allocate(capacity: 2)
         word.initialize(to: initialValue)
         (word + 1).initialize(to: 0)
@@ -28,7 +28,8 @@ package final class AtomicWord: @unchecked Sendable {
     }
 
     /// A second word in the same allocation, `0` until written; read and written with the same
-    /// atomics. Only ``SharedInstances`` uses it, for its container's scope binding.
+    /// atomics. Only ``SharedInstances`` uses it, for its container's conversions.
+    @inlinable
     package var spare: UnsafeMutablePointer<Int> { word + 1 }
 
     /// Loads with acquire ordering: everything written before the matching release store is visible.

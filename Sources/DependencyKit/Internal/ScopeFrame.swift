@@ -58,12 +58,12 @@ package final class ScopeFrame: Sendable {
     /// The live-scope counter of the storage this frame binds, which also identifies it.
     @usableFromInline
     let storage: AtomicWord
-    /// The bound container, held so that it (and the ``ContainerBinding`` it keeps) lives as long
+    /// The bound container, held so that it (and the conversion it keeps) lives as long
     /// as the frame.
     @usableFromInline
-    let owner: any AnyObject & Sendable
+    let owner: DependencyContainer
     /// The address of the container as its storage's `Container` type, in the container's
-    /// ``ContainerBinding``; typed by `storage`. `nonisolated(unsafe)`: an immutable address, read
+    /// conversions (see ``ContainerConversions``); typed by `storage`. `nonisolated(unsafe)`: an immutable address, read
     /// only while `owner`, which keeps the memory, is alive.
     @usableFromInline
     nonisolated(unsafe) let binding: UnsafeRawPointer
@@ -71,7 +71,7 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     let parent: ScopeFrame?
 
-    init(storage: AtomicWord, owner: any AnyObject & Sendable, binding: UnsafeRawPointer, parent: ScopeFrame?) {
+    init(storage: AtomicWord, owner: DependencyContainer, binding: UnsafeRawPointer, parent: ScopeFrame?) {
         self.storage = storage
         self.owner = owner
         self.binding = binding
@@ -82,8 +82,7 @@ package final class ScopeFrame: Sendable {
     /// The root: counts itself in a word of its own that no storage shares, so its binding is never
     /// read.
     private convenience init() {
-        final class Nothing: Sendable {}
-        let nothing = Nothing()
+        let nothing = DependencyContainer()
         self.init(
             storage: AtomicWord(), owner: nothing,
             binding: UnsafeRawPointer(Unmanaged.passUnretained(nothing).toOpaque()), parent: nil)
@@ -177,70 +176,3 @@ func taskLocalKey<Value>(_ local: TaskLocal<Value>) -> Int {
 @usableFromInline
 @_silgen_name("swift_task_localValueGet")
 func runtimeTaskLocalValue(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
-
-/// A container converted to its storage's container type, kept by the container itself (in the
-/// spare word of its shared-instance table, see ``SharedInstances/scopeBinding``) so that binding
-/// it again in a scope needs no conversion.
-///
-/// A binding is one raw block: the container type's identity, then the converted copy. The copy
-/// is kept without a reference of its own, because a strong one would be a cycle (container,
-/// binding, container). That is sound because a binding is only ever read through a scope frame,
-/// which holds the container strongly, and is freed with the container.
-enum ContainerBinding {
-    /// Where the converted copy starts: after the type's identity, aligned for any container type.
-    private static let valueOffset = 16
-
-    /// Makes a block holding `converted` — which holds exactly one reference to `container` —
-    /// without that reference, and returns its address.
-    static func make<Converted>(_ converted: Converted, of container: AnyObject) -> Int {
-        let block = UnsafeMutableRawPointer.allocate(
-            byteCount: valueOffset + MemoryLayout<Converted>.size,
-            alignment: max(MemoryLayout<Converted>.alignment, MemoryLayout<Int>.alignment))
-        block.storeBytes(of: Int(bitPattern: ObjectIdentifier(Converted.self)), as: Int.self)
-        let value = (block + valueOffset).bindMemory(to: Converted.self, capacity: 1)
-        value.initialize(to: converted)
-        // A container type is a class or an existential of one: the copy holds the container as
-        // its first word and took one reference to it, given back here.
-        precondition(
-            UnsafeRawPointer(value).load(as: UnsafeRawPointer.self)
-                == UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()),
-            "\(Converted.self) does not hold a \(type(of: container)) by reference"
-        )
-        Unmanaged.passUnretained(container).release()
-        return Int(bitPattern: block)
-    }
-
-    /// The converted copy in the block at `address`, if it was made as a `Converted`.
-    static func value<Converted>(in address: Int, as _: Converted.Type) -> UnsafeRawPointer? {
-        let block = UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped
-        guard block.load(as: Int.self) == Int(bitPattern: ObjectIdentifier(Converted.self)) else { return nil }
-        return block + valueOffset
-    }
-
-    /// Frees a block that was never published. Its copy holds no reference: not deinitialised.
-    static func discard(_ address: Int) {
-        UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped.deallocate()
-    }
-}
-
-/// A strong copy of a converted container, for the one case a container's own binding does not
-/// fit (see ``ContainerStorage/frame(binding:parent:_:)``).
-///
-/// `@unchecked Sendable` is sound here: the copy is written once in `init` and only read after,
-/// and it is a container, which is `Sendable`.
-final class StrongBinding<Converted>: @unchecked Sendable {
-    private let address: UnsafeMutablePointer<Converted>
-
-    init(_ converted: Converted) {
-        address = .allocate(capacity: 1)
-        address.initialize(to: converted)
-    }
-
-    /// The copy's address.
-    var value: UnsafeRawPointer { UnsafeRawPointer(address) }
-
-    deinit {
-        address.deinitialize(count: 1)
-        address.deallocate()
-    }
-}

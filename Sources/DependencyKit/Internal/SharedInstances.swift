@@ -207,23 +207,14 @@ package struct SharedInstances: Sendable {
         }
     }
 
+    /// The head of the container's conversions (see ``ContainerConversions``): `0`, or the
+    /// address of the newest block. Kept in the spare word of ``newestTable``, so that a container
+    /// costs no allocation for it until it is first converted.
+    @inlinable
+    package var conversions: UnsafeMutablePointer<Int> { newestTable.spare }
+
     /// How many cells the container holds, and how many table slots it keeps for them across every
     /// table it has published. For tests of the memory bound.
-    /// The container's scope binding (see ``ContainerStorage/frame(binding:parent:_:)``): the
-    /// address of a block holding the container's storage type and the container converted to
-    /// it, or `0`. Kept in the spare word of ``newestTable``, so that a container costs no
-    /// allocation for it until it is first scoped.
-    package var scopeBinding: UnsafeMutablePointer<Int> { newestTable.spare }
-
-    /// Frees the scope binding's block; called when the container is deinitialised, when nothing
-    /// else can read it. The block's copy of the container holds no reference, so it is not
-    /// deinitialised.
-    @inline(__always)
-    package func endScopeBinding() {
-        let raw = newestTable.word[1]
-        if raw != 0 { UnsafeMutableRawPointer(bitPattern: raw).unsafelyUnwrapped.deallocate() }
-    }
-
     package var footprint: (cells: Int, slots: Int, tables: Int) {
         published.withLock { published in
             (published.entries.count, published.tables.reduce(0) { $0 + $1.capacity }, published.tables.count)
