@@ -82,9 +82,20 @@ extension DependencyInjecting {
     @inline(__always)
     public static func dependencies<Refined>(as type: Refined.Type) -> Refined {
         // The cast is a conformance lookup; a container keeps each conversion it made (see
-        // `ContainerConversions`), so only its first read as `Refined` pays it.
-        if let kept = storage.currentConversion(as: type) { return kept }
-        return convertOnce(storage.current, to: type)
+        // `ContainerConversions`), so only its first read as `Refined` pays it. One call on the
+        // storage, so that it is borrowed rather than retained around the read.
+        storage.current(as: type)
+    }
+}
+
+extension ContainerStorage {
+    /// The container in effect, as `Refined`: the copy the container keeps of itself, else a cast
+    /// kept for the next reads (see ``DependencyInjecting/dependencies(as:)``).
+    @inlinable
+    @inline(__always)
+    package func current<Refined>(as type: Refined.Type) -> Refined {
+        if let kept = currentConversion(as: type) { return kept }
+        return Self.convertOnce(current, to: type)
     }
 
     /// `container` as `Refined`, kept by the container for its next reads; stops with a message
