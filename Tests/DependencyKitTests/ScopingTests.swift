@@ -168,6 +168,24 @@ struct ScopingTests {
         #expect(installed.sharedInstances.conversions.pointee == head, "the global container was converted again")
     }
 
+    /// A conversion that does not hold the container as its first word is not kept, and the
+    /// container's reference count is left as it was: it is freed once, when it goes away.
+    @Test func aConversionThatBoxesTheContainerIsNotKept() {
+        struct Boxed {
+            let flag: Int
+            let container: OtherCore
+        }
+        weak var freed: OtherCore?
+        do {
+            let container = OtherCore(name: "boxed")
+            freed = container
+            #expect(ContainerConversions.add(Boxed(flag: 7, container: container), of: container) == nil)
+            #expect(container.sharedInstances.conversions.pointee == 0)
+            #expect(ContainerConversions.add(container, of: container) != nil)
+        }
+        #expect(freed == nil)
+    }
+
     @Test func contextCapturedOutsideAnyScopeIsNotScoped() {
         #expect(!DependencyContext.capture().isScoped)
     }

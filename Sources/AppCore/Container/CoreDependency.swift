@@ -26,7 +26,8 @@ public import Foundation
 /// your promise that the subclass adds no unsynchronised mutable state (store only `let`s; use a
 /// shared instance for anything stateful). In a module whose default isolation is `MainActor`,
 /// also mark the subclass `nonisolated` so its overrides stay callable from any thread:
-/// `nonisolated final class AppDependency: CoreDependency, @unchecked Sendable`.
+/// `nonisolated final class AppDependency: CoreDependency, @unchecked Sendable`. `CoreDependency`
+/// itself is sound: it stores nothing, and its base class keeps its state behind locks and atomics.
 open class CoreDependency: DependencyContainer, Dependency, @unchecked Sendable {
     /// Creates the container.
     public override init() { super.init() }

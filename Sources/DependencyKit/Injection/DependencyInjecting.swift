@@ -448,7 +448,14 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @usableFromInline
     package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame
     {
-        let value = ContainerConversions.add(converted, of: container)
+        guard let value = ContainerConversions.add(converted, of: container) else {
+            // `InjectableContainer` makes every container a class, and an injector's container
+            // type is that class or an existential of its protocol, which holds it by reference.
+            fatalError(
+                "\(Container.self) does not hold a \(type(of: container)) by reference. Declare the injector's "
+                    + "container type as the container protocol's existential (`any P`) or the container class."
+            )
+        }
         return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
     }
 }

@@ -47,9 +47,11 @@ enum ContainerConversions {
 
     /// Keeps `converted` — the container, which holds exactly one reference to it — in the
     /// container's list, without that reference.
-    /// - Returns: Where the copy is kept: this one, or another thread's that was kept first.
+    /// - Returns: Where the copy is kept: this one, or another thread's that was kept first; `nil`
+    ///   when `Converted` does not hold the container as its first word (an `AnyHashable`, say),
+    ///   which is then not kept: the caller uses `converted` as it is.
     @usableFromInline
-    static func add<Converted>(_ converted: Converted, of container: DependencyContainer) -> UnsafeRawPointer {
+    static func add<Converted>(_ converted: Converted, of container: DependencyContainer) -> UnsafeRawPointer? {
         let list = container.sharedInstances.conversions
         let block = UnsafeMutableRawPointer.allocate(
             byteCount: valueOffset + MemoryLayout<Converted>.size,
@@ -58,12 +60,17 @@ enum ContainerConversions {
         let value = (block + valueOffset).bindMemory(to: Converted.self, capacity: 1)
         value.initialize(to: converted)
         // A container type is a class or an existential of one: the copy holds the container as
-        // its first word and took one reference to it, given back here.
-        precondition(
+        // its first word and took one reference to it, given back here. Anything else (a box
+        // around the container) is not kept.
+        guard
+            MemoryLayout<Converted>.size >= MemoryLayout<UnsafeRawPointer>.size,
             UnsafeRawPointer(value).load(as: UnsafeRawPointer.self)
-                == UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()),
-            "\(Converted.self) does not hold a \(type(of: container)) by reference"
-        )
+                == UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+        else {
+            value.deinitialize(count: 1)
+            block.deallocate()
+            return nil
+        }
         Unmanaged.passUnretained(container).release()
         var head = dk_atomic_load_acquire(list)
         while true {

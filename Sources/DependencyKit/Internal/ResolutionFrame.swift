@@ -208,17 +208,12 @@ func countedDiagnosedResolution<T, Failure: Error>(
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     let bias = dk_resolution_depth_bias()
-    if depth == 1 {
-        dk_resolution_depth_add(bias)
-        defer {
-            dk_resolution_depth_add(-bias)
-            dk_resolution_depth_leave()
-        }
-        return try diagnosedResolution(
-            name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: 1,
-            cycleError: cycleError, body)
+    let outermost = depth == 1
+    if outermost { dk_resolution_depth_add(bias) }
+    defer {
+        if outermost { dk_resolution_depth_add(-bias) }
+        dk_resolution_depth_leave()
     }
-    defer { dk_resolution_depth_leave() }
     return try diagnosedResolution(
         name, of: type, lifetime: lifetime, container: container, implementer: implementer,
         depth: depth > bias ? depth - bias : depth, cycleError: cycleError, body)

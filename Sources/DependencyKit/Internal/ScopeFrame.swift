@@ -63,8 +63,8 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     let owner: DependencyContainer
     /// The address of the container as its storage's `Container` type, in the container's
-    /// conversions (see ``ContainerConversions``); typed by `storage`. `nonisolated(unsafe)`: an immutable address, read
-    /// only while `owner`, which keeps the memory, is alive.
+    /// conversions (see ``ContainerConversions``); typed by `storage`. `nonisolated(unsafe)` is
+    /// sound: an immutable address, read only while `owner`, which keeps the memory, is alive.
     @usableFromInline
     nonisolated(unsafe) let binding: UnsafeRawPointer
     /// The next outer frame.
