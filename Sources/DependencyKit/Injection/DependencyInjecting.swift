@@ -345,12 +345,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inlinable
     @inline(never)
     func scopedContainerInlined() -> Container? {
-        if let shortcut = ScopeFrame.shortcut {
-            // Borrowed: the binding scope keeps the frame alive while its operation runs on this
-            // thread, which is the only time the slot points at it.
-            return scopedContainer(from: shortcut)
-        }
-        return scopedContainerThroughTaskLocal()
+        scopedContainer(from: ScopeFrame.borrowedInnermost)
     }
 
     /// The innermost scoped container of this storage in the current task, if any, through the
@@ -401,7 +396,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inline(__always)
     package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
         if _slowPath(liveScopes.loadRelaxed() != 0),
-            let frame = innermostFrame(from: ScopeFrame.shortcut ?? ScopeFrame.borrowedHead)
+            let frame = innermostFrame(from: ScopeFrame.borrowedInnermost)
         {
             return frame._withUnsafeGuaranteedRef { frame in
                 ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)

@@ -6,14 +6,15 @@ public import DependencyKitAtomics
 /// tracing and DependencyKitTesting's guard.
 ///
 /// A resolve built with `fresh {}`, `live {}` or `shared {}` counts itself in a per-thread depth
-/// (an increment and a decrement that name a runaway cycle in every build; see
+/// (an increment, one compare and a decrement that name a runaway cycle in every build; see
 /// ``ResolutionFrame/depthLimit``). Nested in a graph, that compare is all it does; a graph's
 /// outermost resolution also makes one relaxed load of the process-wide diagnostics word and
-/// compares it against a constant. With diagnostics off, `body` is then called directly. A trace
+/// compares it against a constant. With diagnostics off, `body` is then called directly.
+/// Otherwise the resolution is pushed on the current task's resolution chain (a
+/// task-local, so child tasks see their parent's chain and concurrent tasks never mix). A trace
 /// begun inside a synchronous resolve diverts the rest of that graph itself
 /// (``divertNestedResolutions()``); cycle checking or a test context switched on while a thread is
-/// inside a graph takes effect from that thread's next outermost resolution. Otherwise the resolution is pushed on the current task's resolution chain (a
-/// task-local, so child tasks see their parent's chain and concurrent tasks never mix).
+/// inside a graph takes effect from that thread's next outermost resolution.
 ///
 /// A cycle found here throws `cycleError(_:)` of the ``Diagnostics/CycleError`` when the resolution
 /// can throw one (the tagged registry); without `cycleError` it stops the process with a message

@@ -144,6 +144,13 @@ package final class ScopeFrame: Sendable {
         guard slot.bound != 0, slot.task == dk_current_task() else { return nil }
         return .some(slot.frame)
     }
+
+    /// The innermost frame of the current task, borrowed: through this thread's slot when the
+    /// shortcut applies, else through the task-local. The binding that stored it keeps it alive
+    /// while a synchronous read runs in the task that sees it.
+    @inlinable
+    @inline(__always)
+    static var borrowedInnermost: UnsafeRawPointer? { shortcut ?? borrowedHead }
 }
 
 /// The object a task-local of class type holds in the current task, borrowed: `nil` when the
