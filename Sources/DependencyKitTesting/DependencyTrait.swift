@@ -24,16 +24,18 @@ public import Testing
 /// The trait also guards the test against reaching production by accident. While it runs:
 ///
 /// - **Live leaves.** A resolve built with `live {}` (the network, the disk, the clock) that the
-///   test's container serves with production code records an issue naming the resolve, the
-///   container and the override to write. Add ``DependencyGuardExemption/allowsLiveDependencies``
-///   to a test or suite that means to go live.
+///   test's container serves with production code fails the test, once per resolve, naming the
+///   resolve, the container in effect and the override to paste. Add
+///   ``DependencyGuardExemption/allowsLiveDependencies`` to a test or suite that means to go live.
 /// - **Escaped work.** A resolution served by a *global* container to work that escaped a test's
-///   scope (`Task.detached`, a `DispatchQueue` closure) records an issue with the resolution
-///   chain and the ``DependencyKit/DependencyContext`` fix.
-/// - **Global installs.** Installing a global container of the same injector, from any test, while
-///   tests scoped by this trait run records an issue at the install naming `.dependencies(...)`.
-///   Add ``DependencyGuardExemption/allowsGlobalInstalls`` to a test that swaps the global on
-///   purpose.
+///   scope (`Task.detached`, a `DispatchQueue` closure, a thread) is reported with the resolution
+///   chain and the ``DependencyKit/DependencyContext`` fix. Such work carries no trace of its test,
+///   so it is a warning, once per resolve and container type per process, and never fails another
+///   test; `DEPENDENCYKIT_TEST_GUARD=strict` in the environment makes it an error.
+/// - **Global installs.** Installing a global container of the same injector while tests scoped by
+///   this trait run fails the test that made the install (a warning when a thread made it).
+///   ``DependencyKit/DependencyInjecting/reset()`` is not an install. Add
+///   ``DependencyGuardExemption/allowsGlobalInstalls`` to a test that swaps the global on purpose.
 ///
 /// None of it runs outside tests: production code never creates a guard, and its resolutions
 /// take the same path as before.
@@ -62,31 +64,16 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
         performing function: @Sendable () async throws -> Void
     ) async throws {
         TestGuardReporting.install()
-        let context = TestContext(testScopes: Container.Injector.storage.testScopes) { message in
-            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+        let container = makeContainer()
+        let context = TestContext(container: container, testScopes: Container.Injector.storage.testScopes) {
+            message in
+            TestGuardReporting.record(message, severity: .error, in: test)
         }
-        try await withDependencies(makeContainer()) {
+        try await withDependencies(container) {
             try await TestContext.$current.withValue(context) {
                 try await function()
             }
         }
-    }
-}
-
-/// Where the test guard reports findings that belong to no guarded test.
-enum TestGuardReporting {
-    /// Installs the handlers once per process.
-    static func install() {
-        TestGuard.setHandlers(
-            TestGuard.Handlers(
-                escapedWork: { message in
-                    // A test that is not scoped by the trait may read the global on purpose; work
-                    // that left every test's task tree has no current test at all.
-                    if Test.current == nil { Issue.record(Comment(rawValue: message)) }
-                },
-                globalInstall: { message in Issue.record(Comment(rawValue: message)) }
-            )
-        )
     }
 }
 

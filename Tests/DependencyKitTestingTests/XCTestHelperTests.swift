@@ -64,4 +64,94 @@
             XCTAssertNotEqual(XCTestInjector.storage.global.resolveName(), "invoke")
         }
     }
+
+    protocol XCTestLeafDependency: InjectableContainer where Injector == XCTestLeafInjector {
+        func resolveLeaf() -> String
+    }
+
+    class CoreXCTestLeaf: DependencyContainer, XCTestLeafDependency, @unchecked Sendable {
+        func resolveLeaf() -> String { live { "production" } }
+    }
+
+    /// Forgets to override the live leaf.
+    final class LeakyXCTestLeaf: CoreXCTestLeaf, @unchecked Sendable {}
+
+    final class FixedXCTestLeaf: CoreXCTestLeaf, @unchecked Sendable {
+        override func resolveLeaf() -> String { fresh { "fixed" } }
+    }
+
+    enum XCTestLeafInjector: DependencyInjecting {
+        static let storage = ContainerStorage<any XCTestLeafDependency> { CoreXCTestLeaf() }
+    }
+
+    /// The guard in XCTest: a live leaf served by production code fails the test, once per resolve.
+    final class XCTestGuardTests: XCTestCase {
+        /// The guard's failures, kept instead of failing this test, so that the test can check them.
+        private let guardFailures = Locked<[String]>([])
+
+        private static let expected = """
+            resolveLeaf() -> String reaches the outside world (network, disk, clock or randomness) and was \
+            served by the production code that LeakyXCTestLeaf inherits from CoreXCTestLeaf.
+            Container in effect: LeakyXCTestLeaf, the container this test installed.
+            Override it in LeakyXCTestLeaf:
+                override func resolveLeaf() -> String { fresh { … } }
+            (String is the type of the value `live {}` built; if resolveLeaf() declares another return type, \
+            such as a protocol, write that one.)
+            If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+            """
+
+        #if canImport(Darwin)
+            override func record(_ issue: XCTIssue) {
+                if issue.compactDescription.contains("reaches the outside world") {
+                    guardFailures.withLock { $0.append(issue.compactDescription) }
+                } else {
+                    super.record(issue)
+                }
+            }
+        #else
+            override func recordFailure(
+                withDescription description: String,
+                inFile filePath: String,
+                atLine lineNumber: Int,
+                expected: Bool
+            ) {
+                if description.contains("reaches the outside world") {
+                    guardFailures.withLock { $0.append(description) }
+                } else {
+                    super.recordFailure(
+                        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+                }
+            }
+        #endif
+
+        func testUseDependenciesFailsAForgottenLiveLeafOnce() {
+            useDependencies(LeakyXCTestLeaf())
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
+            XCTAssertTrue(guardFailures.withLock { $0.first?.contains(Self.expected) } == true)
+        }
+
+        func testWithTestDependenciesFailsAForgottenLiveLeaf() {
+            withTestDependencies(LeakyXCTestLeaf()) {
+                XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            }
+            XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
+            XCTAssertTrue(guardFailures.withLock { $0.first?.contains(Self.expected) } == true)
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(guardFailures.withLock { $0.count }, 1, "the guard outlived withTestDependencies")
+        }
+
+        func testAnOverriddenLeafIsQuiet() {
+            useDependencies(FixedXCTestLeaf())
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "fixed")
+            XCTAssertEqual(guardFailures.withLock { $0 }, [])
+        }
+
+        func testAnEndToEndTestMayGoLive() {
+            useDependencies(LeakyXCTestLeaf(), allowingLiveDependencies: true)
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(guardFailures.withLock { $0 }, [])
+        }
+    }
 #endif

@@ -119,13 +119,11 @@ final class SectionPage: FactoryModule, Sendable {
     @Test func workThatEscapesAGuardedTestIsReportedWithTheFix() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             TestGuard.setHandlers(
-                TestGuard.Handlers(
-                    escapedWork: { message in
-                        FileHandle.standardError.write(Data(message.utf8))
-                        exit(1)
-                    },
-                    globalInstall: { _ in }
-                )
+                TestGuard.Handlers(unattributed: { finding in
+                    guard finding.kind == .escapedWork else { return }
+                    FileHandle.standardError.write(Data(finding.message().utf8))
+                    exit(1)
+                })
             )
             let context = TestContext(testScopes: TickerInjector.storage.testScopes) { _ in }
             await TestContext.$current.withValue(context) {

@@ -114,7 +114,7 @@ final class WeatherReportXCTests: XCTestCase, HasWeatherDependencies {
 // snippet: testing-xctest-invoke
 final class OfflineXCTests: XCTestCase, HasWeatherDependencies {
     override func invokeTest() {
-        withDependencies(OfflineWeatherDependency()) { super.invokeTest() }
+        withTestDependencies(OfflineWeatherDependency()) { super.invokeTest() }
     }
 
     func testTheReporterIsOffline() async {
@@ -158,25 +158,133 @@ final class OfflineTestDependency: TestDependency, @unchecked Sendable {
 }
 // end-snippet
 
-/// The live-leaf message that WritingTests.md quotes, for a test container that forgot the network.
+/// Every message of the test guard, in the words WritingTests.md quotes.
 @Suite struct TestGuardMessageTests {
     final class TestDependency: CoreWeatherDependency, @unchecked Sendable {
         override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
     }
+
+    final class ClockOnlyDouble: DependencyContainer, WeatherDependency, PartialContainer, @unchecked Sendable {
+        func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+    }
+
+    final class CopiedDouble: CoreWeatherDependency, @unchecked Sendable {
+        override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+        override func resolveNetworkClient() -> any NetworkClient { live { OfflineNetworkClient() } }
+    }
+
+    private static func text(of issue: Issue) -> String { issue.comments.map(\.rawValue).joined() }
 
     @Test(.dependencies(TestDependency()))
     func aForgottenNetworkClientIsReportedInTheWordsTheArticleQuotes() {
         withKnownIssue {
             _ = WeatherInjector.dependencies.resolveForecastService()
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return text.hasPrefix(
+            Self.text(of: issue) == """
+                resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
+                randomness) and was served by the production code that TestDependency inherits from \
+                CoreWeatherDependency.
+                Container in effect: TestDependency, the container this test installed.
+                Override it in TestDependency:
+                    override func resolveNetworkClient() -> any NetworkClient { fresh { … } }
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
                 """
-                resolveNetworkClient() -> NetworkClient reaches the outside world (network, disk, clock or \
-                randomness), and this test's container TestDependency served it with the production code of \
-                CoreWeatherDependency. Override it in the test's container:
+        }
+    }
+
+    @Test(.dependencies(ClockOnlyDouble()))
+    func aPartialDoubleIsToldToImplementTheResolve() {
+        withKnownIssue {
+            _ = WeatherInjector.dependencies.resolveForecastService()
+        } matching: { issue in
+            Self.text(of: issue) == """
+                resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
+                randomness) and was served by ClockOnlyDouble's `live {}` code: the protocol's default, or \
+                ClockOnlyDouble's own resolve.
+                Container in effect: ClockOnlyDouble, the container this test installed.
+                Implement it in ClockOnlyDouble, building the value with `fresh {}` (a double's resolves do not \
+                reach the outside world):
+                    func resolveNetworkClient() -> any NetworkClient { fresh { … } }
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
                 """
-            )
+        }
+    }
+
+    @Test(.dependencies(CopiedDouble()))
+    func aDoubleThatKeptLiveIsToldToSayFresh() {
+        withKnownIssue {
+            _ = WeatherInjector.dependencies.resolveForecastService()
+        } matching: { issue in
+            Self.text(of: issue) == """
+                resolveNetworkClient() -> OfflineNetworkClient reaches the outside world (network, disk, clock or \
+                randomness) and was served by CopiedDouble's own `live {}` code.
+                Container in effect: CopiedDouble, the container this test installed.
+                If CopiedDouble is a test double, its resolve is production-shaped: build the value with \
+                `fresh { … }` instead of `live { … }`. If it is a production container, give the test a double \
+                that overrides it:
+                    override func resolveNetworkClient() -> OfflineNetworkClient { fresh { … } }
+                (OfflineNetworkClient is the type of the value `live {}` built; if resolveNetworkClient() declares \
+                another return type, such as a protocol, write that one.)
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+                """
+        }
+    }
+
+    @Test(.dependencies(TestDependency()))
+    func theGlobalServingInsideATestIsNamed() {
+        withKnownIssue {
+            _ = WeatherInjector.storage.global.resolveGreeter()  // as if a library ignored the test's scope
+        } matching: { issue in
+            Self.text(of: issue) == """
+                resolveClock() -> any Clock reaches the outside world (network, disk, clock or randomness) and \
+                was served by the global container's `live {}` code.
+                Container in effect: CoreWeatherDependency, the global container, not TestDependency, which this \
+                test installed: code in this test read the global container instead of the test's scope.
+                Code in this test bypassed its scope: inside the test, `dependencies` serves the test's container, \
+                and a `DependencyContext` captured in the test carries it into escaping work. Find the code that \
+                read the global container directly.
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+                """
+        }
+    }
+
+    @Test(.dependencies(TestDependency()))
+    func escapedWorkIsAWarningWithTheFix() async {
+        _ = await Task.detached { WeatherInjector.dependencies.resolveNetworkConfiguration() }.value
+        let records = TestGuardReporting.recorded(
+            containing: "resolveNetworkConfiguration() -> NetworkConfiguration was")
+        #expect(records.first?.severity == .warning)
+        #expect(
+            records.first?.message == """
+                resolveNetworkConfiguration() -> NetworkConfiguration was served by the global container \
+                (CoreWeatherDependency) to work that ran outside every test's scope (Task.detached, a DispatchQueue \
+                closure, a thread, a callback stored for later) while tests scoped by `.dependencies(...)` were \
+                running. Such work does not see its test's container. The resolution chain:
+                  resolveNetworkConfiguration() -> NetworkConfiguration [fresh, CoreWeatherDependency]
+                If the work belongs to a test, capture the test's scope before the work escapes and re-enter it: \
+                `let context = DependencyContext.capture()`, then `context.run { … }` inside the escaping work. \
+                Work that means to read the global container needs no change.
+                Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. \
+                Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error.
+                """)
+    }
+
+    @Test(.dependencies(TestDependency()))
+    func aGlobalInstallFailsTheTestThatMadeIt() {
+        let global = WeatherInjector.storage.global
+        withKnownIssue {
+            WeatherInjector.dependencies = global  // the same container again: other tests see no change
+        } matching: { issue in
+            Self.text(of: issue).hasPrefix("Installed CoreWeatherDependency as the global container while ")
+                && Self.text(of: issue).hasSuffix(
+                    """
+                    test(s) scoped to the same injector were running. Code that reads the global container (work \
+                    that escaped a test's scope, tests without a container of their own) now sees \
+                    CoreWeatherDependency, whichever test it belongs to. Give the test its own container instead: \
+                    `@Test(.dependencies(CoreWeatherDependency()))`, or `withDependencies(CoreWeatherDependency()) \
+                    { … }` around the code. A test that must swap the global (a test of the swap itself) can say \
+                    so with `.allowsGlobalInstalls`.
+                    """)
         }
     }
 }

@@ -256,5 +256,14 @@ extension Diagnostics {
             default: false
             }
         }
+
+        /// Whether resolutions with this lifetime reach the outside world (`live {}`): the leaves the
+        /// test guard watches.
+        var reachesOutside: Bool {
+            switch self {
+            case .live: true
+            default: false
+            }
+        }
     }
 }

@@ -33,6 +33,9 @@ extension DependencyInjecting {
     }
 
     /// Installs a fresh default container as the global one.
+    ///
+    /// DependencyKitTesting's guard does not count a reset as a global install: it puts the default
+    /// back rather than swapping in a container of the caller's.
     public static func reset() {
         storage.reset()
     }
@@ -265,9 +268,15 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     /// - Parameter container: The container to serve from now on.
     @usableFromInline
     package func install(_ container: Container) {
+        install(container, reportingToGuard: true)
+    }
+
+    /// Installs `container`; `reportingToGuard` is `false` for a ``reset()``, which puts the default
+    /// back rather than swapping in a container of the caller's.
+    private func install(_ container: Container, reportingToGuard: Bool) {
         let liveTestScopes = testScopes.loadRelaxed()
-        if _slowPath(liveTestScopes != 0) {
-            TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes)
+        if _slowPath(liveTestScopes != 0), reportingToGuard {
+            TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: Self.self)
         }
         let box = Box(container)
         TestGuard.noteGlobal(container as AnyObject)
@@ -306,7 +315,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     /// Installs a fresh default container, discarding whatever was installed.
     package func reset() {
         let makeDefault = state.withLock { $0.makeDefault }
-        install(makeDefault())
+        install(makeDefault(), reportingToGuard: false)
     }
 
     /// Changes the factory of the default container and installs a container made by it.

@@ -2,25 +2,47 @@
 ///
 /// DependencyKitTesting binds a ``TestContext`` for each test case it scopes. While any context is
 /// live, the diagnostics word sends every resolution through the diagnosed path, where
-/// ``inspect(_:chain:)`` looks for three mistakes: a live leaf served
-/// by production code inside a test, a global container serving work that escaped a test's scope,
-/// and a global install while tests scoped to the same injector run. Production code never binds
-/// a context, so none of this runs there: the hot path is the same one relaxed load.
+/// ``inspect(_:chain:)`` looks for three mistakes: a live leaf served by production code inside a
+/// test, a global container serving work that escaped a test's scope, and a global install while
+/// tests scoped to the same injector run. Production code never binds a context, so none of this
+/// runs there: the hot path is the same one relaxed load.
+///
+/// A finding made in a task that carries a context is that test's, and is recorded on it once per
+/// key. A finding made where no context can be seen — a detached task, a dispatch queue, an OS
+/// thread — goes to DependencyKitTesting's handler, which knows whether a test is running there at
+/// all and decides how to record it (see `TestGuardReporting`).
 package enum TestGuard {
+    /// A finding that belongs to no test context.
+    package struct Finding: Sendable {
+        /// What the guard found.
+        package enum Kind: Sendable, Equatable {
+            /// A global container served work that ran outside every guarded test's scope.
+            case escapedWork
+            /// A global container was installed while tests scoped to the same injector ran.
+            case globalInstall
+        }
+
+        package let kind: Kind
+        /// Tells findings apart: the same key is one finding, recorded once per test, or once per
+        /// process when no test can be blamed.
+        package let key: String
+        /// Builds the message; only called for a finding that is recorded.
+        package let message: @Sendable () -> String
+
+        package init(kind: Kind, key: String, message: @escaping @Sendable () -> String) {
+            self.kind = kind
+            self.key = key
+            self.message = message
+        }
+    }
+
     /// What DependencyKitTesting does with findings that belong to no test context.
     package struct Handlers: Sendable {
-        /// Reports work that escaped a test's scope; receives the message.
-        package var escapedWork: @Sendable (String) -> Void
-        /// Reports a global install while tests scoped to the same injector run; receives the
-        /// message.
-        package var globalInstall: @Sendable (String) -> Void
+        /// Records, warns about or drops a finding no test context carries.
+        package var unattributed: @Sendable (Finding) -> Void
 
-        package init(
-            escapedWork: @escaping @Sendable (String) -> Void,
-            globalInstall: @escaping @Sendable (String) -> Void
-        ) {
-            self.escapedWork = escapedWork
-            self.globalInstall = globalInstall
+        package init(unattributed: @escaping @Sendable (Finding) -> Void) {
+            self.unattributed = unattributed
         }
     }
 
@@ -67,59 +89,161 @@ package enum TestGuard {
         state.withLock { $0.globals[id] != nil }
     }
 
+    private static func handOver(_ finding: Finding) {
+        state.withLock { $0.handlers?.unattributed }?(finding)
+    }
+
     /// Reports a global install on a storage that tests are scoped to.
-    package static func reportGlobalInstall(of container: Any, liveTestScopes: Int) {
+    ///
+    /// An install made in a guarded test is that test's issue; one made elsewhere goes to
+    /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
+    /// its own tasks.
+    package static func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
-        let handler = state.withLock { $0.handlers?.globalInstall }
         let type = Swift.type(of: container)
-        handler?(
+        let key = "install \(storage) \(type)"
+        let message: @Sendable () -> String = {
             """
             Installed \(type) as the global container while \(liveTestScopes) test(s) scoped to the same \
-            injector were running. Tests that read the global container now see \(type), whichever test \
-            they belong to. Give this test its own container instead: \
-            `@Test(.dependencies(\(type)()))`, or `withDependencies(\(type)()) { … }` around the code. \
-            A test that must swap the global (a test of the swap itself) can say so with \
-            `.allowsGlobalInstalls`.
+            injector were running. Code that reads the global container (work that escaped a test's scope, \
+            tests without a container of their own) now sees \(type), whichever test it belongs to. Give \
+            the test its own container instead: `@Test(.dependencies(\(type)()))`, or \
+            `withDependencies(\(type)()) { … }` around the code. A test that must swap the global (a test \
+            of the swap itself) can say so with `.allowsGlobalInstalls`.
             """
-        )
+        }
+        if let context = TestContext.inEffect {
+            context.reportOnce(key, message)
+        } else {
+            handOver(Finding(kind: .globalInstall, key: key, message: message))
+        }
     }
 
     /// Looks at one resolution performed while a test context is live somewhere in the process.
     static func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-        let (name, type) = (resolution.name, resolution.requestedType)
-        let context = TestContext.current
-        if let context {
-            if resolution.lifetime == .live, !Exemptions.current.contains(.liveDependencies) {
-                context.report(liveLeafMessage(resolution))
+        if let context = TestContext.inEffect {
+            if isLiveLeafServedByProductionCode(resolution, in: context) {
+                let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
+                context.reportOnce(key) { liveLeafMessage(resolution, in: context) }
             }
             return
         }
-        guard let id = resolution.containerID, let containerType = resolution.containerType else { return }
-        guard isGlobal(id), let handler = state.withLock({ $0.handlers?.escapedWork }) else { return }
-        let chainLines = chain.isEmpty ? "  \(name) -> \(type)" : chain.map { "  \($0)" }.joined(separator: "\n")
-        handler(
-            """
-            \(name) -> \(type) was served by the global container (\(containerType)) to work that escaped \
-            a test's scope (Task.detached, a DispatchQueue closure, a callback stored for later) while \
-            scoped tests were running, so it did not get its test's container. The resolution chain:
-            \(chainLines)
-            Capture the test's scope before the work escapes and re-enter it: \
-            `let context = DependencyContext.capture()`, then `context.run { … }` inside the escaping work.
-            """
+        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id) else {
+            return
+        }
+        let (name, type) = (resolution.name, typeName(resolution.requestedType))
+        handOver(
+            Finding(kind: .escapedWork, key: "escaped \(name) \(type) \(containerType)") {
+                let chainLines =
+                    chain.isEmpty ? "  \(name) -> \(type)" : chain.map { "  \($0)" }.joined(separator: "\n")
+                return """
+                    \(name) -> \(type) was served by the global container (\(containerType)) to work that ran \
+                    outside every test's scope (Task.detached, a DispatchQueue closure, a thread, a callback \
+                    stored for later) while tests scoped by `.dependencies(...)` were running. Such work does not \
+                    see its test's container. The resolution chain:
+                    \(chainLines)
+                    If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
+                    it: `let context = DependencyContext.capture()`, then `context.run { … }` inside the escaping \
+                    work. Work that means to read the global container needs no change.
+                    """
+            }
         )
     }
 
-    private static func liveLeafMessage(_ resolution: Resolution) -> String {
-        let (name, type) = (resolution.name, resolution.requestedType)
-        let containerName = resolution.containerType.map { String(describing: $0) } ?? "the container"
-        let servedBy = resolution.implementerType.map { String(describing: $0) } ?? containerName
+    /// Whether the guard reports `resolution` as a live leaf served by production code: a `live {}`
+    /// resolve that the test did not exempt. The one place that decides it, so that a way of
+    /// replacing a leaf inside a test can answer here that the leaf is no longer production code.
+    static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: TestContext) -> Bool {
+        resolution.lifetime.reachesOutside
+            && !Exemptions.current.union(context.exemptions).contains(.liveDependencies)
+    }
+
+    /// The live-leaf issue: what was served, by whose code, which container was in effect (and which
+    /// one the test installed), and the code to paste.
+    static func liveLeafMessage(_ resolution: Resolution, in context: TestContext) -> String {
+        let name = resolution.name
+        let type = typeName(resolution.requestedType)
+        let container = resolution.containerType.map { "\($0)" } ?? "the container"
+        let installed = context.containerType.map { "\($0)" } ?? "a container"
+        let effect: String
+        let servedByTheGlobal = resolution.containerID.map(isGlobal) ?? false
+        if let id = resolution.containerID, id == context.containerID {
+            effect = "the container this test installed"
+        } else if servedByTheGlobal {
+            effect =
+                "the global container, not \(installed), which this test installed: code in this test read "
+                + "the global container instead of the test's scope"
+        } else {
+            effect = "from a `withDependencies` scope inside this test (the test installed \(installed))"
+        }
+        let ownCode =
+            resolution.implementerType.map(ObjectIdentifier.init) == resolution.containerType.map(ObjectIdentifier.init)
+        let isPartial = resolution.containerType.map { $0 is any PartialContainer.Type } ?? false
+        var declaration = "\(name) -> \(type) { fresh { … } }"
+        if !isExistential(resolution.requestedType) {
+            // `live { SystemClock() }` makes Swift infer the value's type, not the resolve's.
+            declaration += """
+
+                (\(type) is the type of the value `live {}` built; if \(name) declares another return type, \
+                such as a protocol, write that one.)
+                """
+        }
+        let servedBy: String
+        let fix: String
+        if servedByTheGlobal, resolution.containerID != context.containerID {
+            servedBy = "the global container's `live {}` code"
+            fix = """
+                Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
+                container, and a `DependencyContext` captured in the test carries it into escaping work. Find \
+                the code that read the global container directly.
+                """
+        } else if !ownCode, let implementer = resolution.implementerType {
+            servedBy = "the production code that \(container) inherits from \(implementer)"
+            fix = """
+                Override it in \(container):
+                    override func \(declaration)
+                """
+        } else if isPartial {
+            servedBy = "\(container)'s `live {}` code: the protocol's default, or \(container)'s own resolve"
+            fix = """
+                Implement it in \(container), building the value with `fresh {}` (a double's resolves do not \
+                reach the outside world):
+                    func \(declaration)
+                """
+        } else {
+            servedBy = "\(container)'s own `live {}` code"
+            fix = """
+                If \(container) is a test double, its resolve is production-shaped: build the value with \
+                `fresh { … }` instead of `live { … }`. If it is a production container, give the test a double \
+                that overrides it:
+                    override func \(declaration)
+                """
+        }
         return """
-            \(name) -> \(type) reaches the outside world (network, disk, clock or randomness), and this \
-            test's container \(containerName) served it with the production code of \(servedBy). \
-            Override it in the test's container: `override func \(name) { … }` in \(containerName). \
-            If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or \
-            its suite.
+            \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
+            by \(servedBy).
+            Container in effect: \(container), \(effect).
+            \(fix)
+            If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
             """
+    }
+
+    /// A type as it is written in a declaration: `any Clock` for an existential, which Swift prints as
+    /// `Clock`.
+    static func typeName(_ type: any Any.Type) -> String {
+        let name = String(describing: type)
+        guard name != "Any", name != "AnyObject" else { return name }
+        return isExistential(type) ? "any \(name)" : name
+    }
+
+    /// Whether `type` is an existential (`any P`, `any P & Q`, `any P<X>`).
+    ///
+    /// Read from the metadata's kind, the first word of every non-class type's metadata: the kinds are
+    /// part of Swift's stable ABI (`MetadataKind`: existential 0x303, extended existential 0x307). A
+    /// message-only helper, never on a resolution's path.
+    static func isExistential(_ type: any Any.Type) -> Bool {
+        let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
+        return kind == 0x303 || kind == 0x307
     }
 
     /// What a test or suite has opted out of.
@@ -148,16 +272,47 @@ package final class TestContext: Sendable {
     /// The test context of the current task.
     @TaskLocal package static var current: TestContext?
 
+    /// The context of the test that runs alone in the process (an XCTest case), seen from every
+    /// thread; set by ``bindToProcess()``.
+    private static let processWide = Locked<TestContext?>(nil)
+
+    /// The context that findings made here belong to: the current task's, else the process-wide one.
+    package static var inEffect: TestContext? {
+        current ?? processWide.withLock { $0 }
+    }
+
     /// Records an issue in the test this context belongs to.
-    let report: @Sendable (String) -> Void
+    private let report: @Sendable (String) -> Void
     /// The live-scope counter of the storage the test's container is bound to.
     private let testScopes: AtomicWord?
+    /// The container the test installed, by identity, and its class.
+    let containerID: ObjectIdentifier?
+    let containerType: (any AnyObject.Type)?
+    /// What the test opted out of, for a test framework without task-local traits (XCTest).
+    let exemptions: TestGuard.Exemptions
+    /// The keys of the findings already recorded in this test.
+    private let reported = Locked<Set<String>>([])
 
     /// Creates a context that reports through `report`, counting itself in `testScopes` (the
     /// storage's count of live test scopes) for as long as it lives.
-    package init(testScopes: AtomicWord?, report: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - container: The container the test runs with, so that messages can tell it from the
+    ///     container actually in effect.
+    ///   - testScopes: The storage's count of live test scopes, or `nil` for a test that installs its
+    ///     container as the global one.
+    ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
+    ///   - report: Records one issue in the test.
+    package init(
+        container: AnyObject? = nil,
+        testScopes: AtomicWord?,
+        exemptions: TestGuard.Exemptions = [],
+        report: @escaping @Sendable (String) -> Void
+    ) {
         self.report = report
+        self.exemptions = exemptions
         self.testScopes = testScopes
+        containerID = container.map(ObjectIdentifier.init)
+        containerType = container.map { type(of: $0) }
         testScopes?.add(1)
         DiagnosticsWord.add(DiagnosticsWord.testContextUnit)
     }
@@ -165,5 +320,26 @@ package final class TestContext: Sendable {
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
         testScopes?.add(-1)
+    }
+
+    /// Records the finding `key` in this test, unless it was recorded already.
+    func reportOnce(_ key: String, _ message: () -> String) {
+        let isNew = reported.withLock { $0.insert(key).inserted }
+        if isNew { report(message()) }
+    }
+
+    /// Makes this context the one every thread's findings belong to, for a test framework that runs
+    /// one test at a time in a process (XCTest).
+    /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
+    package func bindToProcess() -> TestContext? {
+        Self.processWide.withLock { bound in
+            defer { bound = self }
+            return bound
+        }
+    }
+
+    /// Binds `previous` again, as it was before a ``bindToProcess()``.
+    package static func restoreProcessBinding(_ previous: TestContext?) {
+        processWide.withLock { $0 = previous }
     }
 }

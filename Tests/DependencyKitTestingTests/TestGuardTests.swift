@@ -1,0 +1,368 @@
+import DependencyKit
+import DependencyKitTesting
+import Dispatch
+import Foundation
+import Testing
+
+// MARK: - Fixtures
+
+protocol GuardClock: Sendable { func hour() -> Int }
+struct SystemGuardClock: GuardClock { func hour() -> Int { Int(Date().timeIntervalSince1970 / 3600) % 24 } }
+struct FixedGuardClock: GuardClock {
+    let fixed: Int
+    func hour() -> Int { fixed }
+}
+
+/// A container with one live leaf, in the shape the articles teach.
+protocol GuardDependency: InjectableContainer where Injector == GuardInjector {
+    func resolveClock() -> any GuardClock
+    func resolveHour() -> Int
+}
+
+extension GuardDependency {
+    func makeClock() -> any GuardClock { SystemGuardClock() }
+    func makeHour() -> Int { resolveClock().hour() }
+}
+
+extension GuardDependency where Self: PartialContainer {
+    func resolveClock() -> any GuardClock { live { makeClock() } }
+    func resolveHour() -> Int { fresh { makeHour() } }
+}
+
+class CoreGuardDependency: DependencyContainer, GuardDependency, @unchecked Sendable {
+    func resolveClock() -> any GuardClock { live { makeClock() } }
+    func resolveHour() -> Int { fresh { makeHour() } }
+}
+
+enum GuardInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any GuardDependency> { CoreGuardDependency() }
+}
+
+/// Forgets to override the live leaf.
+final class LeakyGuardDouble: CoreGuardDependency, @unchecked Sendable {}
+
+/// Overrides the live leaf but keeps the production shape, `live {}`.
+final class ProductionShapedDouble: CoreGuardDependency, @unchecked Sendable {
+    override func resolveClock() -> any GuardClock { live { FixedGuardClock(fixed: 9) } }
+}
+
+/// A double that implements nothing and takes every default, the live leaf included.
+final class EmptyPartialDouble: DependencyContainer, GuardDependency, PartialContainer, @unchecked Sendable {}
+
+// The live-leaf messages' suggestions, pasted with a body in place of `…`: they compile, and the
+// tests below check that each message suggests exactly this line.
+
+final class PastedSubclassDouble: CoreGuardDependency, @unchecked Sendable {
+    override func resolveClock() -> any GuardClock { fresh { FixedGuardClock(fixed: 9) } }
+}
+
+final class PastedPartialDouble: DependencyContainer, GuardDependency, PartialContainer, @unchecked Sendable {
+    func resolveClock() -> any GuardClock { fresh { FixedGuardClock(fixed: 9) } }
+}
+
+/// Containers of injectors that one test each reads from escaped work or installs globally, so that
+/// the once-per-process findings of one test are not taken by another.
+final class DetachedReaderContainer: DependencyContainer, @unchecked Sendable {
+    func resolveValue() -> Int { fresh { 1 } }
+}
+
+enum DetachedReaderInjector: DependencyInjecting {
+    static let storage = ContainerStorage<DetachedReaderContainer> { DetachedReaderContainer() }
+}
+
+final class SwappedContainer: DependencyContainer, @unchecked Sendable {
+    func resolveValue() -> Int { fresh { 2 } }
+}
+
+enum SwappedInjector: DependencyInjecting {
+    static let storage = ContainerStorage<SwappedContainer> { SwappedContainer() }
+}
+
+final class GuardedInstallContainer: DependencyContainer, @unchecked Sendable {}
+
+enum GuardedInstallInjector: DependencyInjecting {
+    static let storage = ContainerStorage<GuardedInstallContainer> { GuardedInstallContainer() }
+}
+
+final class UnguardedInstallContainer: DependencyContainer, @unchecked Sendable {}
+
+enum UnguardedInstallInjector: DependencyInjecting {
+    static let storage = ContainerStorage<UnguardedInstallContainer> { UnguardedInstallContainer() }
+}
+
+protocol BlockEscapeDependency: InjectableContainer where Injector == BlockEscapeInjector {
+    func resolveName() -> String
+}
+
+class CoreBlockEscapeDependency: DependencyContainer, BlockEscapeDependency, @unchecked Sendable {
+    func resolveName() -> String { fresh { "global" } }
+}
+
+final class BlockScopedDependency: CoreBlockEscapeDependency, @unchecked Sendable {
+    override func resolveName() -> String { fresh { "block" } }
+}
+
+enum BlockEscapeInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any BlockEscapeDependency> { CoreBlockEscapeDependency() }
+}
+
+/// Stands for a guarded test running elsewhere in the process at the same time: while it lives,
+/// every resolution is diagnosed and the storage counts a live test scope.
+private func guardedTestElsewhere(on testScopes: AtomicWord) -> TestContext {
+    TestContext(testScopes: testScopes) { message in Issue.record("a test elsewhere was blamed: \(message)") }
+}
+
+/// Runs each body on an OS thread of its own, which carries no task-local value, and returns when
+/// all have finished.
+private func runOnThreads(_ bodies: [@Sendable () -> Void]) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let remaining = Locked(bodies.count)
+        for body in bodies {
+            Thread {
+                body()
+                if remaining.withLock({ count in
+                    count -= 1
+                    return count == 0
+                }) {
+                    continuation.resume()
+                }
+            }.start()
+        }
+    }
+}
+
+private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue).joined() }
+
+// MARK: - No false alarms
+
+/// Findings that no test can be blamed for never fail someone else's test: the run stays green
+/// while guarded tests run beside them.
+@Suite struct UnattributableFindingsTests {
+    /// Guarded tests running at the same time as the ones below.
+    @Test(.dependencies(PastedSubclassDouble()), arguments: 0..<8)
+    func guardedCasesRunBeside(_ index: Int) async {
+        await Task.yield()
+        #expect(GuardInjector.dependencies.resolveHour() == 9)
+    }
+
+    @Test func anUnguardedTestReadingTheGlobalFromDetachedWorkIsOneWarning() async {
+        let elsewhere = guardedTestElsewhere(on: DetachedReaderInjector.storage.testScopes)
+        // In the unguarded test's own task: it reads the global on purpose, nothing to report.
+        #expect(DetachedReaderInjector.dependencies.resolveValue() == 1)
+        #expect(TestGuardReporting.recorded(containing: "(DetachedReaderContainer)").isEmpty)
+        for _ in 0..<20 {
+            _ = await Task.detached { DetachedReaderInjector.dependencies.resolveValue() }.value
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                _ = DetachedReaderInjector.dependencies.resolveValue()
+                continuation.resume()
+            }
+        }
+        withExtendedLifetime(elsewhere) {}
+        let records = TestGuardReporting.recorded(containing: "(DetachedReaderContainer)")
+        #expect(records.count == 1)
+        #expect(records.first?.severity == .warning)
+        #expect(records.first?.testName == nil)
+    }
+
+    @Test(.allowsGlobalInstalls)
+    func anOSThreadSwappingTheGlobalBesideReadersIsOneWarningOfEachKind() async {
+        let elsewhere = guardedTestElsewhere(on: SwappedInjector.storage.testScopes)
+        await runOnThreads([
+            { for _ in 0..<500 { SwappedInjector.dependencies = SwappedContainer() } },
+            { for _ in 0..<2_000 { _ = SwappedInjector.dependencies.resolveValue() } },
+        ])
+        withExtendedLifetime(elsewhere) {}
+        let installs = TestGuardReporting.recorded(containing: "Installed SwappedContainer as the global")
+        let escapes = TestGuardReporting.recorded(containing: "(SwappedContainer)")
+        #expect(installs.count == 1)
+        #expect(escapes.count == 1)
+        #expect((installs + escapes).allSatisfy { $0.severity == .warning && $0.testName == nil })
+    }
+
+    @Test func workThatLeavesABlockScopeToSeeTheGlobalIsOneWarning() async {
+        let elsewhere = guardedTestElsewhere(on: BlockEscapeInjector.storage.testScopes)
+        let names = await withDependencies(BlockScopedDependency()) {
+            var names = [BlockEscapeInjector.dependencies.resolveName()]
+            for _ in 0..<6 {
+                names.append(await Task.detached { BlockEscapeInjector.dependencies.resolveName() }.value)
+            }
+            return names
+        }
+        withExtendedLifetime(elsewhere) {}
+        #expect(names == ["block"] + Array(repeating: "global", count: 6))
+        let records = TestGuardReporting.recorded(containing: "(CoreBlockEscapeDependency)")
+        #expect(records.count == 1)
+        #expect(records.first?.severity == .warning)
+    }
+
+    @Test func whatBecomesOfAFindingNoTestContextCarries() {
+        typealias Reporting = TestGuardReporting
+        #expect(Reporting.outcome(of: .escapedWork, testIsRunningHere: true, strict: false) == .dropped)
+        #expect(Reporting.outcome(of: .escapedWork, testIsRunningHere: false, strict: false) == .unattributed(.warning))
+        #expect(Reporting.outcome(of: .escapedWork, testIsRunningHere: false, strict: true) == .unattributed(.error))
+        #expect(Reporting.outcome(of: .globalInstall, testIsRunningHere: true, strict: false) == .failsCurrentTest)
+        #expect(
+            Reporting.outcome(of: .globalInstall, testIsRunningHere: false, strict: false) == .unattributed(.warning))
+        #expect(Reporting.outcome(of: .globalInstall, testIsRunningHere: false, strict: true) == .unattributed(.error))
+    }
+}
+
+// MARK: - True positives, in the words the docs quote
+
+@Suite struct LiveLeafMessageTests {
+    @Test(.dependencies(LeakyGuardDouble()))
+    func aForgottenLiveLeafFailsTheTestOnceWithAnOverrideThatCompiles() {
+        withKnownIssue {
+            for _ in 0..<3 { _ = GuardInjector.dependencies.resolveHour() }
+        } matching: { issue in
+            comments(of: issue).contains("LeakyGuardDouble")
+        }
+        let records = TestGuardReporting.recorded(containing: "that LeakyGuardDouble inherits")
+        #expect(records.count == 1)
+        #expect(records.first?.severity == .error)
+        #expect(
+            records.first?.message == """
+                resolveClock() -> any GuardClock reaches the outside world (network, disk, clock or randomness) \
+                and was served by the production code that LeakyGuardDouble inherits from CoreGuardDependency.
+                Container in effect: LeakyGuardDouble, the container this test installed.
+                Override it in LeakyGuardDouble:
+                    override func resolveClock() -> any GuardClock { fresh { … } }
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+                """)
+        // The suggestion, pasted into the double (`PastedSubclassDouble`), compiles and is quiet.
+        #expect(
+            suggestion(in: records.first?.message) == "override func resolveClock() -> any GuardClock { fresh { … } }")
+    }
+
+    @Test(.dependencies(PastedSubclassDouble()))
+    func thePastedOverrideIsQuiet() {
+        #expect(GuardInjector.dependencies.resolveHour() == 9)
+    }
+
+    @Test(.dependencies(EmptyPartialDouble()))
+    func aPartialDoubleIsToldToImplementTheResolveWithoutOverride() {
+        withKnownIssue {
+            _ = GuardInjector.dependencies.resolveHour()
+        } matching: { issue in
+            comments(of: issue).contains("EmptyPartialDouble")
+        }
+        let records = TestGuardReporting.recorded(containing: "Container in effect: EmptyPartialDouble")
+        #expect(records.count == 1)
+        #expect(
+            records.first?.message == """
+                resolveClock() -> any GuardClock reaches the outside world (network, disk, clock or randomness) \
+                and was served by EmptyPartialDouble's `live {}` code: the protocol's default, or \
+                EmptyPartialDouble's own resolve.
+                Container in effect: EmptyPartialDouble, the container this test installed.
+                Implement it in EmptyPartialDouble, building the value with `fresh {}` (a double's resolves do \
+                not reach the outside world):
+                    func resolveClock() -> any GuardClock { fresh { … } }
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+                """)
+        // The suggestion, pasted into the double (`PastedPartialDouble`), compiles and is quiet.
+        #expect(
+            suggestion(in: records.first?.message) == "func resolveClock() -> any GuardClock { fresh { … } }")
+    }
+
+    @Test(.dependencies(PastedPartialDouble()))
+    func thePastedPartialImplementationIsQuiet() {
+        #expect(GuardInjector.dependencies.resolveHour() == 9)
+    }
+
+    @Test(.dependencies(ProductionShapedDouble()))
+    func aDoubleWhoseOverrideSaysLiveIsToldToSayFresh() {
+        withKnownIssue {
+            _ = GuardInjector.dependencies.resolveHour()
+        } matching: { issue in
+            comments(of: issue).contains("ProductionShapedDouble")
+        }
+        let records = TestGuardReporting.recorded(containing: "Container in effect: ProductionShapedDouble")
+        #expect(records.count == 1)
+        #expect(
+            records.first?.message == """
+                resolveClock() -> FixedGuardClock reaches the outside world (network, disk, clock or randomness) \
+                and was served by ProductionShapedDouble's own `live {}` code.
+                Container in effect: ProductionShapedDouble, the container this test installed.
+                If ProductionShapedDouble is a test double, its resolve is production-shaped: build the value \
+                with `fresh { … }` instead of `live { … }`. If it is a production container, give the test a \
+                double that overrides it:
+                    override func resolveClock() -> FixedGuardClock { fresh { … } }
+                (FixedGuardClock is the type of the value `live {}` built; if resolveClock() declares another \
+                return type, such as a protocol, write that one.)
+                If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+                """)
+    }
+
+    /// A library bug that ignored the test's scope would serve the global container; the message
+    /// names the container in effect and the one the test installed.
+    @Test(.dependencies(PastedPartialDouble()))
+    func aGlobalServingInsideAGuardedTestIsNamedAsTheGlobal() {
+        withKnownIssue {
+            _ = GuardInjector.storage.global.resolveHour()
+        } matching: { issue in
+            comments(of: issue).contains("PastedPartialDouble")
+        }
+        let records = TestGuardReporting.recorded(containing: "not PastedPartialDouble, which this test installed")
+        #expect(records.count == 1)
+        #expect(
+            records.first?.message.contains(
+                """
+                resolveClock() -> any GuardClock reaches the outside world (network, disk, clock or randomness) \
+                and was served by the global container's `live {}` code.
+                Container in effect: CoreGuardDependency, the global container, not PastedPartialDouble, which \
+                this test installed: code in this test read the global container instead of the test's scope.
+                Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
+                container, and a `DependencyContext` captured in the test carries it into escaping work. Find \
+                the code that read the global container directly.
+                """) == true)
+    }
+
+    @Test(.dependencies(LeakyGuardDouble()), .allowsLiveDependencies)
+    func anEndToEndTestMayGoLive() {
+        #expect((0..<24).contains(GuardInjector.dependencies.resolveHour()))
+    }
+
+    private func suggestion(in message: String?) -> String? {
+        message?.split(separator: "\n").first { $0.hasPrefix("    ") }.map { $0.dropFirst(4) }.map(String.init)
+    }
+}
+
+@Suite struct GlobalInstallReportTests {
+    @Test func anInstallInsideAGuardedTestFailsThatTestOnceAndResetIsNoInstall() {
+        let found = Locked<[String]>([])
+        let context = TestContext(testScopes: GuardedInstallInjector.storage.testScopes) { message in
+            found.withLock { $0.append(message) }
+        }
+        TestContext.$current.withValue(context) {
+            GuardedInstallInjector.dependencies = GuardedInstallContainer()
+            GuardedInstallInjector.dependencies = GuardedInstallContainer()
+            GuardedInstallInjector.reset()
+        }
+        #expect(
+            found.withLock { $0 } == [
+                """
+                Installed GuardedInstallContainer as the global container while 1 test(s) scoped to the same \
+                injector were running. Code that reads the global container (work that escaped a test's scope, \
+                tests without a container of their own) now sees GuardedInstallContainer, whichever test it \
+                belongs to. Give the test its own container instead: `@Test(.dependencies(GuardedInstallContainer()))`, \
+                or `withDependencies(GuardedInstallContainer()) { … }` around the code. A test that must swap the \
+                global (a test of the swap itself) can say so with `.allowsGlobalInstalls`.
+                """
+            ])
+    }
+
+    @Test func anInstallInAnUnguardedTestFailsThatTestAtItsSourceLocation() {
+        let elsewhere = guardedTestElsewhere(on: UnguardedInstallInjector.storage.testScopes)
+        withKnownIssue {
+            UnguardedInstallInjector.dependencies = UnguardedInstallContainer()
+        } matching: { issue in
+            comments(of: issue).hasPrefix("Installed UnguardedInstallContainer as the global container")
+                && issue.sourceLocation?.fileID == Test.current?.sourceLocation.fileID
+                && issue.sourceLocation?.line == Test.current?.sourceLocation.line
+        }
+        withExtendedLifetime(elsewhere) {}
+        #expect(TestGuardReporting.recorded(containing: "Installed UnguardedInstallContainer").first?.testName != nil)
+    }
+}
