@@ -14,24 +14,39 @@ struct FixedGuardClock: GuardClock {
 }
 
 /// A container with one live leaf, in the shape the articles teach.
+/// A client that holds a connection: one instance per container, and it reaches the network.
+final class GuardSession: Sendable {}
+
 protocol GuardDependency: InjectableContainer where Injector == GuardInjector {
     func resolveClock() -> any GuardClock
     func resolveHour() -> Int
+    func resolveSession() -> GuardSession
 }
 
 extension GuardDependency {
     func makeClock() -> any GuardClock { SystemGuardClock() }
     func makeHour() -> Int { resolveClock().hour() }
+    func makeSession() -> GuardSession { GuardSession() }
 }
 
 extension GuardDependency where Self: PartialContainer {
     func resolveClock() -> any GuardClock { live { makeClock() } }
     func resolveHour() -> Int { fresh { makeHour() } }
+    func resolveSession() -> GuardSession { live { shared { makeSession() } } }
 }
 
 class CoreGuardDependency: DependencyContainer, GuardDependency, @unchecked Sendable {
     func resolveClock() -> any GuardClock { live { makeClock() } }
     func resolveHour() -> Int { fresh { makeHour() } }
+    /// A shared live leaf: `live {}` around `shared {}`.
+    func resolveSession() -> GuardSession { live { shared { makeSession() } } }
+}
+
+/// Forgets to override the shared live leaf.
+final class LeakySessionDouble: CoreGuardDependency, @unchecked Sendable {}
+
+final class SharedSessionDouble: CoreGuardDependency, @unchecked Sendable {
+    override func resolveSession() -> GuardSession { shared { GuardSession() } }
 }
 
 enum GuardInjector: DependencyInjecting {
@@ -326,6 +341,34 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     private func suggestion(in message: String?) -> String? {
         message?.split(separator: "\n").first { $0.hasPrefix("    ") }.map { $0.dropFirst(4) }.map(String.init)
+    }
+}
+
+@Suite struct SharedLiveLeafTests {
+    @Test(.dependencies(LeakySessionDouble()))
+    func aSharedLiveLeafIsOneInstanceAndIsGuarded() {
+        withKnownIssue {
+            let first = GuardInjector.dependencies.resolveSession()
+            #expect(GuardInjector.dependencies.resolveSession() === first)
+        } matching: { issue in
+            comments(of: issue).hasPrefix(
+                """
+                resolveSession() -> GuardSession reaches the outside world (network, disk, clock or randomness) \
+                and was served by the production code that LeakySessionDouble inherits from CoreGuardDependency.
+                """)
+        }
+    }
+
+    @Test(.dependencies(SharedSessionDouble()))
+    func aDoubleThatSharesItsOwnInstanceIsQuiet() {
+        let first = GuardInjector.dependencies.resolveSession()
+        #expect(GuardInjector.dependencies.resolveSession() === first)
+    }
+
+    @Test func inProductionASharedLiveLeafIsOneInstancePerContainer() {
+        let container = CoreGuardDependency()
+        #expect(container.resolveSession() === container.resolveSession())
+        #expect(CoreGuardDependency().resolveSession() !== container.resolveSession())
     }
 }
 

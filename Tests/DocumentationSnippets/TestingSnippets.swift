@@ -158,6 +158,29 @@ final class OfflineTestDependency: TestDependency, @unchecked Sendable {
 }
 // end-snippet
 
+// snippet: testing-shared-live-leaf
+class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
+    // One client per container, and still a live leaf: a test that forgets to override it is told.
+    override func resolveNetworkClient() -> any NetworkClient { live { shared { makeNetworkClient() } } }
+}
+// end-snippet
+
+@Suite struct SharedLiveLeafSnippetTests {
+    final class ForgetfulDouble: PooledWeatherDependency, @unchecked Sendable {
+        override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+    }
+
+    @Test(.dependencies(ForgetfulDouble()))
+    func aTestThatForgetsTheSharedClientIsTold() {
+        withKnownIssue {
+            _ = WeatherInjector.dependencies.resolveNetworkClient()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().hasPrefix(
+                "resolveNetworkClient() -> any NetworkClient reaches the outside world")
+        }
+    }
+}
+
 /// Every message of the test guard, in the words WritingTests.md quotes.
 @Suite struct TestGuardMessageTests {
     final class TestDependency: CoreWeatherDependency, @unchecked Sendable {

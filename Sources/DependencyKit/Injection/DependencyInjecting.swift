@@ -142,8 +142,8 @@ extension ContainerStorage {
 /// and per test, not per request or in a loop — give a request its own container with
 /// ``withDependencies(_:operation:)-(_,()->R)`` instead, which frees it when the scope ends. Shared
 /// instances created by a replaced container stay with it (it is no longer served, so they are
-/// never handed out again). Debug builds warn once on the standard error stream when a storage
-/// sees 10,000 installs within 10 seconds, the sign of installs in a loop.
+/// never handed out again). A storage warns once, in one line on the standard error stream, when it
+/// sees 10,000 installs within 10 seconds, the sign of installs in a loop — in release builds too.
 public final class ContainerStorage<Container: Sendable>: Sendable {
     /// Holds one installed container. Boxes live as long as the storage (see the type's discussion).
     @usableFromInline
@@ -283,18 +283,15 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         let kept: Int? = state.withLock { state in
             state.installed.append(box)
             installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
-            #if DEBUG
-                return state.churn.record(at: dk_monotonic_nanoseconds()) ? state.installed.count : nil
-            #else
-                return nil
-            #endif
+            // Every build: an install is rare and already takes the lock; the read path never sees this.
+            return state.churn.record(at: dk_monotonic_nanoseconds()) ? state.installed.count : nil
         }
         if let kept {
             warnAboutInstallChurn(kept: kept)
         }
     }
 
-    /// Whether this storage has seen installs in a loop (debug builds only; see the type's discussion).
+    /// Whether this storage has seen installs in a loop (see the type's discussion).
     package var hasSeenInstallChurn: Bool { state.withLock { $0.churn.isCrossed } }
 
     /// Says once, on the standard error stream, that containers are being installed in a loop.
@@ -306,7 +303,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
             `dependencies` be read without a lock), so installing per request or in a loop grows memory \
             without bound. Install the container once at launch, and give each request or unit of work \
             its own container with `withDependencies(_:operation:)`, which frees it when the scope ends. \
-            This warning is shown once, in debug builds only.
+            This warning is shown once per storage.
 
             """
         dk_write_standard_error(message)
