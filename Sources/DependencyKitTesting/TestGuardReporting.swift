@@ -44,7 +44,7 @@ package enum TestGuardReporting {
     private static let isStrict = ProcessInfo.processInfo.environment["DEPENDENCYKIT_TEST_GUARD"] == "strict"
 
     /// Installs the engine's handler once per process.
-    static func install() {
+    package static func install() {
         TestGuard.setHandlers(TestGuard.Handlers(unattributed: { record($0) }))
     }
 

@@ -124,7 +124,8 @@ enum BlockEscapeInjector: DependencyInjecting {
 /// Stands for a guarded test running elsewhere in the process at the same time: while it lives,
 /// every resolution is diagnosed and the storage counts a live test scope.
 private func guardedTestElsewhere(on testScopes: AtomicWord) -> TestContext {
-    TestContext(testScopes: testScopes) { message in Issue.record("a test elsewhere was blamed: \(message)") }
+    TestGuardReporting.install()  // as the trait does, in case no guarded test has run yet
+    return TestContext(testScopes: testScopes) { message in Issue.record("a test elsewhere was blamed: \(message)") }
 }
 
 /// Runs each body on an OS thread of its own, which carries no task-local value, and returns when
