@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves the compile-time guarantees that the Overriding and Subclassing article claims: every
-# file in Tests/CompileFailures/ is a newcomer's mistake, and must fail to type-check against the
+# file in IntegrationTests/CompileFailures/ is a newcomer's mistake, and must fail to type-check against the
 # built DependencyKit and AppCore modules with the error on its first line
 # (`// expected-error: <text>`), and with no other error.
 #   bash Scripts/check-mistakes.sh
@@ -20,7 +20,7 @@ flags=(
 
 failures=0
 count=0
-for fixture in Tests/CompileFailures/*.swift; do
+for fixture in IntegrationTests/CompileFailures/*.swift; do
     count=$((count + 1))
     expected=$(head -n 1 "$fixture" | sed -n 's|^// expected-error: ||p')
     if [ -z "$expected" ]; then

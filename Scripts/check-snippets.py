@@ -32,10 +32,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 ARTICLE_ROOTS = sorted(ROOT.glob("Sources/*/*.docc")) + [ROOT / "README.md"]
 SNIPPET_ROOTS = [
     ROOT / "Tests" / "DocumentationSnippets",
-    ROOT / "ConsumerCheck" / "Sources",
-    ROOT / "ConsumerCheck" / "Tests",
-    ROOT / "ReadmeCheck" / "Sources",
-    ROOT / "ReadmeCheck" / "Tests",
+    ROOT / "IntegrationTests" / "ConsumerCheck" / "Sources",
+    ROOT / "IntegrationTests" / "ConsumerCheck" / "Tests",
+    ROOT / "IntegrationTests" / "ReadmeCheck" / "Sources",
+    ROOT / "IntegrationTests" / "ReadmeCheck" / "Tests",
 ]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Compiles what the docs tell a newcomer to write, the way a newcomer's project builds it:
 #
-# 1. ConsumerCheck/: a package that uses DependencyKit the way a Swift 6.2 app does — default
+# 1. IntegrationTests/ConsumerCheck/: a package that uses DependencyKit the way a Swift 6.2 app does — default
 #    MainActor isolation, approachable-concurrency features, `@MainActor` and `async` resolves —
 #    and holds Getting Started's code verbatim (snippet regions). A library change that causes an
 #    isolation error or warning in such a consumer fails here.
-# 2. ReadmeCheck/: the README's quick start verbatim, against exactly the products the README
+# 2. IntegrationTests/ReadmeCheck/: the README's quick start verbatim, against exactly the products the README
 #    lists (DependencyKit for the app target, DependencyKitTesting for tests), tools 6.1.
 #
 # Warnings are errors in both. Scripts/check-snippets.py checks that the articles and the README
@@ -14,12 +14,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 echo "--- ConsumerCheck (default MainActor isolation, Getting Started verbatim)"
-cd "$root/ConsumerCheck"
+cd "$root/IntegrationTests/ConsumerCheck"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift run --skip-build ConsumerCheck
 swift test --skip-build
 
 echo "--- ReadmeCheck (the README quick start, with the README's products only)"
-cd "$root/ReadmeCheck"
+cd "$root/IntegrationTests/ReadmeCheck"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build

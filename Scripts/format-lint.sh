@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 roots=()
-for dir in Sources Tests Examples Benchmarks ConsumerCheck ReadmeCheck; do
+for dir in Sources Tests Examples Benchmarks IntegrationTests; do
     [[ -d $dir ]] && roots+=("$dir")
 done
 

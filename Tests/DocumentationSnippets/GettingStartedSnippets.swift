@@ -5,7 +5,7 @@ import Testing
 
 // The samples of GettingStarted.md in a module without default isolation: the container's plain
 // spelling. The rest of the article's code is compiled verbatim, under default MainActor
-// isolation, in ConsumerCheck/Sources/ConsumerCheck/GettingStarted.swift; this copy keeps it
+// isolation, in IntegrationTests/ConsumerCheck/Sources/ConsumerCheck/GettingStarted.swift; this copy keeps it
 // running in `swift test`.
 
 protocol Clock: Sendable {

@@ -14,7 +14,7 @@ let package = Package(
     name: "ConsumerCheck",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "DependencyKit", path: "..")
+        .package(name: "DependencyKit", path: "../..")
     ],
     targets: [
         // A library with a container of its own that the app subclasses (Multi-Module Apps);

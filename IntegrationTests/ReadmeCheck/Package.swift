@@ -8,7 +8,7 @@ import PackageDescription
 let package = Package(
     name: "ReadmeCheck",
     dependencies: [
-        .package(name: "DependencyKit", path: "..")
+        .package(name: "DependencyKit", path: "../..")
     ],
     targets: [
         .target(name: "Greetings", dependencies: [.product(name: "DependencyKit", package: "DependencyKit")]),
