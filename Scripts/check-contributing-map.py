@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Keeps the contributor's map of Sources/DependencyKit/ true.
+"""Keeps the contributors' maps true: CONTRIBUTING.md's map of Sources/DependencyKit/ and Docs/.
 
 Every file the map in CONTRIBUTING.md names must exist, and every Swift file of the engine must
-appear in the map, so a file moved, renamed or added without its line in the map fails CI.
+appear in the map, so a file moved, renamed or added without its line in the map fails CI. Every
+repository path quoted in Docs/*.md (`Sources/…`, `Tests/…`, `Benchmarks/…`, `Examples/…`,
+`Scripts/…`, `IntegrationTests/…`) must exist too.
 Usage: python3 Scripts/check-contributing-map.py   (from anywhere; exits non-zero on a mismatch)
 """
 import pathlib
@@ -36,6 +38,11 @@ for source in sorted(engine.rglob("*.swift")):
     relative = source.relative_to(engine).as_posix()
     if relative not in named:
         problems.append(f"{relative} is missing from CONTRIBUTING.md's map of Sources/DependencyKit/")
+
+for doc in sorted((root / "Docs").glob("*.md")):
+    for path in sorted(set(re.findall(r"`((?:Sources|Tests|Benchmarks|Examples|Scripts|IntegrationTests)/[^`*]+)`", doc.read_text()))):
+        if not (root / path).exists():
+            problems.append(f"Docs/{doc.name} names `{path}`, which does not exist")
 
 if problems:
     print("\n".join(problems), file=sys.stderr)
