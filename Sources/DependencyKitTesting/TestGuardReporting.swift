@@ -77,16 +77,22 @@ package enum TestGuardReporting {
             record(finding.message(), severity: .error, in: test)
         case .unattributed(let severity):
             guard isFirst(finding.key, in: nil) else { return }
-            var note =
-                severity == .warning
-                ? "Recorded as a warning, once: no test can be blamed for work that ran outside every test's "
-                    + "task. Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error."
-                : "Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict."
-            if finding.kind == .globalInstall {
-                note += " `.allowsGlobalInstalls` covers a test's own tasks, not the threads it starts."
-            }
-            record(finding.message() + "\n" + note, severity: severity, in: nil)
+            record(finding.message() + "\n" + note(for: finding.kind, severity: severity), severity: severity, in: nil)
         }
+    }
+
+    /// The line that ends a finding no test can be blamed for.
+    package static func note(for kind: TestGuard.Finding.Kind, severity: Issue.Severity) -> String {
+        var note =
+            severity == .warning
+            ? "Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. "
+                + "Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error."
+            : "Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: no test can be blamed for work "
+                + "that ran outside every test's task."
+        if kind == .globalInstall {
+            note += " `.allowsGlobalInstalls` covers a test's own tasks, not the threads it starts."
+        }
+        return note
     }
 
     private static func isFirst(_ key: String, in test: Test?) -> Bool {

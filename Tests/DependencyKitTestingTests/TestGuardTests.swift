@@ -56,6 +56,9 @@ enum GuardInjector: DependencyInjecting {
 /// Forgets to override the live leaf.
 final class LeakyGuardDouble: CoreGuardDependency, @unchecked Sendable {}
 
+/// Forgets the live leaf, and is scoped by a block inside a test that installed another container.
+final class InnerScopeDouble: CoreGuardDependency, @unchecked Sendable {}
+
 /// Overrides the live leaf but keeps the production shape, `live {}`.
 final class ProductionShapedDouble: CoreGuardDependency, @unchecked Sendable {
     override func resolveClock() -> any GuardClock { live { FixedGuardClock(fixed: 9) } }
@@ -195,6 +198,14 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         #expect(installs.count == 1)
         #expect(escapes.count == 1)
         #expect((installs + escapes).allSatisfy { $0.severity == .warning && $0.testName == nil })
+        #expect(
+            installs.first?.message.hasSuffix(
+                """
+
+                Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. \
+                Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error. `.allowsGlobalInstalls` covers a test's \
+                own tasks, not the threads it starts.
+                """) == true)
     }
 
     @Test func workThatLeavesABlockScopeToSeeTheGlobalIsOneWarning() async {
@@ -211,6 +222,20 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         let records = TestGuardReporting.recorded(containing: "(CoreBlockEscapeDependency)")
         #expect(records.count == 1)
         #expect(records.first?.severity == .warning)
+    }
+
+    @Test func strictModeSaysWhyTheFindingIsAnError() {
+        #expect(
+            TestGuardReporting.note(for: .escapedWork, severity: .error) == """
+                Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: no test can be blamed for work \
+                that ran outside every test's task.
+                """)
+        #expect(
+            TestGuardReporting.note(for: .globalInstall, severity: .error) == """
+                Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: no test can be blamed for work \
+                that ran outside every test's task. `.allowsGlobalInstalls` covers a test's own tasks, not the \
+                threads it starts.
+                """)
     }
 
     @Test func whatBecomesOfAFindingNoTestContextCarries() {
@@ -332,6 +357,25 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
                 container, and a `DependencyContext` captured in the test carries it into escaping work. Find \
                 the code that read the global container directly.
+                """) == true)
+    }
+
+    @Test(.dependencies(PastedSubclassDouble()))
+    func aContainerFromAnInnerBlockIsNamedBesideTheTestsOwn() {
+        withKnownIssue {
+            _ = withDependencies(InnerScopeDouble()) { GuardInjector.dependencies.resolveHour() }
+        } matching: { issue in
+            comments(of: issue).contains("InnerScopeDouble")
+        }
+        let records = TestGuardReporting.recorded(containing: "Container in effect: InnerScopeDouble")
+        #expect(records.count == 1)
+        #expect(
+            records.first?.message.contains(
+                """
+                Container in effect: InnerScopeDouble, from a `withDependencies` scope inside this test (the test \
+                installed PastedSubclassDouble).
+                Override it in InnerScopeDouble:
+                    override func resolveClock() -> any GuardClock { fresh { … } }
                 """) == true)
     }
 

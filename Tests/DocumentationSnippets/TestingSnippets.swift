@@ -272,6 +272,19 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     }
 
     @Test(.dependencies(TestDependency()))
+    func aContainerFromAnInnerBlockIsNamed() {
+        withKnownIssue {
+            _ = withDependencies(CoreWeatherDependency()) { WeatherInjector.dependencies.resolveForecastService() }
+        } matching: { issue in
+            Self.text(of: issue).contains(
+                """
+                Container in effect: CoreWeatherDependency, from a `withDependencies` scope inside this test (the \
+                test installed TestDependency).
+                """)
+        }
+    }
+
+    @Test(.dependencies(TestDependency()))
     func escapedWorkIsAWarningWithTheFix() async {
         _ = await Task.detached { WeatherInjector.dependencies.resolveNetworkConfiguration() }.value
         let records = TestGuardReporting.recorded(
