@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import DependencyKit
@@ -109,5 +110,92 @@ struct PerGraphInstanceTests {
         let container = GraphCore()
         let (_, graph) = Diagnostics.trace { container.resolveEditor() }
         #expect(graph.nodes.map(\.lifetime) == [.fresh, .perGraph, .fresh, .perGraph])
+    }
+
+    @Test func aContainerFreedInsideAGraphLeavesNoInstanceToANewContainerAtItsAddress() throws {
+        let outer = GraphCore()
+        // Inside one graph: a container resolves its per-graph draft and is freed; containers are
+        // then made until one lands at the freed address (the allocator reuses it at once) and
+        // that one resolves its own draft.
+        let reused: (count: Int, sameDraft: Bool)? = outer.fresh {
+            var deadDraft: Draft?
+            var deadAddress: ObjectIdentifier?
+            do {
+                let dead = GraphCore()
+                deadAddress = ObjectIdentifier(dead)
+                deadDraft = dead.resolveDraft()
+            }
+            var kept: [GraphCore] = []
+            for _ in 0..<10_000 {
+                let candidate = GraphCore()
+                if ObjectIdentifier(candidate) == deadAddress {
+                    let draft = candidate.resolveDraft()
+                    return (candidate.drafts.count, draft === deadDraft)
+                }
+                kept.append(candidate)
+            }
+            return nil
+        }
+        let outcome = try #require(reused, "no container was allocated at the freed container's address")
+        #expect(outcome.count == 1)
+        #expect(!outcome.sameDraft)
+    }
+
+    @Test func anUnstructuredTaskStartedInAnAsyncGraphStartsNewGraphsOnceItEnds() async {
+        let container = GraphCore()
+        let (graphEnded, endGraph) = AsyncStream<Void>.makeStream()
+        let (inGraph, task) = await container.fresh {
+            let draft = await container.resolveAsyncDraft()
+            let task = Task {
+                for await _ in graphEnded { break }
+                let asyncDrafts = (await container.resolveAsyncDraft(), await container.resolveAsyncDraft())
+                let syncDrafts = (container.resolveDraft(), container.resolveDraft())
+                return [asyncDrafts.0, asyncDrafts.1, syncDrafts.0, syncDrafts.1]
+            }
+            return (draft, task)
+        }
+        endGraph.yield()
+        endGraph.finish()
+        let later = await task.value
+        #expect(later.allSatisfy { $0 !== inGraph })
+        #expect(Set(later.map(ObjectIdentifier.init)).count == 4)
+    }
+
+    @Test func anEndedGraphReleasesItsInstancesWhileAnUnstructuredTaskStillHoldsIt() async {
+        let container = GraphCore()
+        let (graphEnded, endGraph) = AsyncStream<Void>.makeStream()
+        weak var draft: Draft?
+        let task = await container.fresh {
+            draft = await container.resolveAsyncDraft()
+            return Task { for await _ in graphEnded { break } }
+        }
+        #expect(draft == nil)
+        endGraph.finish()
+        await task.value
+    }
+
+    @Test func perGraphResolvesOnSeveralThreadsAtOnceEachGetTheirGraphsInstance() {
+        let container = GraphCore()
+        let mismatches = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let editor = container.resolveEditor()
+                if editor.draft !== editor.preview.draft { mismatches.increment() }
+            }
+        }
+        #expect(mismatches.count == 0)
+        #expect(container.drafts.count == 1_600)
+    }
+
+    @Test func childTasksOfOneAsyncGraphShareItsInstanceUnderContention() async {
+        let container = GraphCore()
+        let drafts = await container.fresh {
+            await withTaskGroup(of: Draft.self) { group in
+                for _ in 0..<16 { group.addTask { await container.resolveAsyncDraft() } }
+                return await group.reduce(into: [Draft]()) { $0.append($1) }
+            }
+        }
+        #expect(Set(drafts.map(ObjectIdentifier.init)).count == 1)
+        #expect(container.drafts.count == 1)
     }
 }

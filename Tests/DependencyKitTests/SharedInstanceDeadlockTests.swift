@@ -12,53 +12,85 @@ import Testing
 #endif
 
 /// Circles that no cell can see — a creation waiting for another thread, or awaiting a detached
-/// task, that asks for the same instance — must stop with a message instead of hanging. Each
-/// case runs in a child process with a short wait limit; if nothing stops it, the child exits
-/// successfully after a long fallback delay, so the expectation fails instead of hanging.
+/// task, that asks for the same instance — cannot be told from a creation that is only slow: a
+/// wait past the limit is reported, naming the instance, and goes on, so a slow creation is
+/// waited for. Each case runs in a child process with a short wait limit.
 struct SharedInstanceDeadlockTests {
-    @Test func creationWaitingForAnotherThreadThatNeedsTheSameInstanceStopsAndNamesIt() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    @Test func creationWaitingForAnotherThreadThatNeedsTheSameInstanceIsReportedAndNamed() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             CreationWaits.waitLimitMilliseconds = 300
-            exitSuccessfullyIfStillRunning(afterSeconds: 20)
+            CreationWaits.longWaitReporter = { message in
+                writeToStandardError(message)
+                exit(0)
+            }
+            exitWithFailureIfStillRunning(afterSeconds: 60)
             _ = HandOffContainer().resolveSession()
         }
         let output = standardError(of: result)
-        #expect(output.contains("Shared instance deadlock"), "\(output)")
+        #expect(output.contains("goes on waiting"), "\(output)")
         #expect(output.contains("resolveSession()"), "\(output)")
         #expect(output.contains("HandOffContainer"), "\(output)")
         #expect(output.contains("DispatchQueue.main.sync"), "\(output)")
     }
 
-    @Test func asyncCreationAwaitingADetachedTaskThatNeedsTheSameInstanceStopsAndNamesIt() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    @Test func asyncCreationAwaitingADetachedTaskThatNeedsTheSameInstanceIsReportedAndNamed() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             CreationWaits.waitLimitMilliseconds = 300
-            exitSuccessfullyIfStillRunning(afterSeconds: 20)
+            CreationWaits.longWaitReporter = { message in
+                writeToStandardError(message)
+                exit(0)
+            }
+            exitWithFailureIfStillRunning(afterSeconds: 60)
             _ = await HandOffContainer().resolveIndex()
         }
         let output = standardError(of: result)
-        #expect(output.contains("Shared instance deadlock"), "\(output)")
+        #expect(output.contains("goes on waiting"), "\(output)")
         #expect(output.contains("resolveIndex()"), "\(output)")
         #expect(output.contains("HandOffContainer"), "\(output)")
         #expect(output.contains("Task.detached"), "\(output)")
     }
 
-    @Test func waitersOfASlowCreationWithinTheLimitGetItsInstance() async {
+    @Test func aLongWaitIsReportedOnStandardErrorByDefault() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            CreationWaits.reportLongWait(CreationWaits.longWaitMessage("the shared Loop", waitedMilliseconds: 30_000))
+        }
+        let output = standardError(of: result)
+        #expect(output.hasPrefix("DependencyKit: This thread has waited 30.0 s for the shared Loop"), "\(output)")
+    }
+
+    @Test func aCreationSlowerThanTheWaitLimitIsWaitedForByAnotherThread() async {
         await #expect(processExitsWith: .success) {
-            CreationWaits.waitLimitMilliseconds = 5_000
+            CreationWaits.waitLimitMilliseconds = 50
+            // The creation blocks until the waiter below has waited past the limit, which the
+            // report tells.
+            let release = DispatchSemaphore(value: 0)
+            CreationWaits.longWaitReporter = { _ in release.signal() }
             let container = HandOffContainer()
-            let creating = DispatchSemaphore(value: 0)
-            let waiter = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var seen: Loop?
+            let started = DispatchSemaphore(value: 0)
+            let created = Locked<Loop?>(nil)
+            let creatorDone = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
-                _ = container.resolveSlow(started: creating)
+                let loop = container.resolveSlow(started: started, release: release)
+                created.withLock { $0 = loop }
+                creatorDone.signal()
             }
-            creating.wait()
-            DispatchQueue.global().async {
-                seen = container.resolveSlow(started: nil)
-                waiter.signal()
-            }
-            waiter.wait()
-            if seen !== container.resolveSlow(started: nil) { fatalError("the waiter got another instance") }
+            started.wait()
+            let waited = container.resolveSlow(started: nil, release: nil)
+            creatorDone.wait()
+            if waited !== created.withLock({ $0 }) { fatalError("the waiter got another instance") }
+        }
+    }
+
+    @Test func anAsyncCreationSlowerThanTheWaitLimitIsWaitedForByAnotherTask() async {
+        await #expect(processExitsWith: .success) {
+            CreationWaits.waitLimitMilliseconds = 50
+            let container = GatedContainer()
+            // The creation is released once the waiter below has waited past the limit.
+            CreationWaits.longWaitReporter = { _ in container.release() }
+            let creator = Task { try await container.resolveDatabase() }
+            for await _ in container.entered { break }
+            let waited = try await container.resolveDatabase()
+            if try await creator.value !== waited { fatalError("the waiter got another instance") }
         }
     }
 }
@@ -144,10 +176,14 @@ struct SharedInstanceCancellationTests {
     }
 }
 
-/// Ends the child process successfully after `seconds`, so an exit test expecting a failure
-/// fails instead of hanging when the stop under test never comes.
-private func exitSuccessfullyIfStillRunning(afterSeconds seconds: Int) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { exit(0) }
+/// Ends the child process with a failure after `seconds`, so an exit test expecting success fails
+/// instead of hanging when the report under test never comes.
+private func exitWithFailureIfStillRunning(afterSeconds seconds: Int) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { exit(1) }
+}
+
+private func writeToStandardError(_ text: String) {
+    PlatformLock.writeToStandardError(text)
 }
 
 private final class Loop: Sendable {
@@ -180,11 +216,11 @@ private final class HandOffContainer: DependencyContainer, @unchecked Sendable {
         }
     }
 
-    /// A creation that takes a while, but finishes.
-    func resolveSlow(started: DispatchSemaphore?) -> Loop {
+    /// A creation that takes as long as the test says: it waits for `release`.
+    func resolveSlow(started: DispatchSemaphore?, release: DispatchSemaphore?) -> Loop {
         shared {
             started?.signal()
-            usleep(200_000)
+            release?.wait()
             return Loop(inner: nil)
         }
     }

@@ -157,6 +157,19 @@ struct PlatformLock {
     /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
     static func monotonicMilliseconds() -> Int { Int(dk_monotonic_nanoseconds() / 1_000_000) }
 
+    /// Writes `text` to the process's standard error, unbuffered.
+    static func writeToStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            #if os(Windows)
+                _ = _write(2, base, UInt32(bytes.count))
+            #else
+                _ = write(2, base, bytes.count)
+            #endif
+        }
+    }
+
     #if !os(Windows) && _runtime(_multithreaded)
         /// The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
         /// expects it. A jump of the wall clock only wakes the waiter early or late; callers

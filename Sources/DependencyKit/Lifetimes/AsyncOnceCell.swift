@@ -8,10 +8,10 @@
 ///
 /// A waiter whose task is cancelled stops waiting at once and throws `CancellationError`, when
 /// the creation's error type can carry it (`any Error`); the creation itself goes on. A waiter
-/// that can only be woken by the creation waits at most ``CreationWaits/waitLimitMilliseconds``:
-/// a creation that awaits unstructured work (`Task.detached`) which asks for the same value is a
-/// circle no task-local context can reveal, and the bound turns that hang into a stop that names
-/// the value.
+/// waits as long as the creation takes: a creation that awaits unstructured work
+/// (`Task.detached`) which asks for the same value is a circle no task-local context can reveal,
+/// and cannot be told from a slow one, so a wait longer than
+/// ``CreationWaits/waitLimitMilliseconds`` is reported once, naming the value, and goes on.
 package final class AsyncOnceCell<Value: Sendable>: Sendable {
     /// How a waiter's suspension ends.
     private enum Outcome: Sendable {
@@ -130,8 +130,8 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         return value
     }
 
-    /// Suspends until the creation under way ends, the task is cancelled (if `cancellable`), or
-    /// the wait limit passes, which stops the process.
+    /// Suspends until the creation under way ends or the task is cancelled (if `cancellable`);
+    /// reports the wait if it outlasts the wait limit.
     private func wait(
         _ id: Int,
         describedBy description: String,
@@ -182,7 +182,7 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         continuation?.resume(returning: .cancelled)
     }
 
-    /// Stops the process if waiter `id` is still suspended after the wait limit.
+    /// Reports the wait if waiter `id` is still suspended after the wait limit.
     ///
     /// The watchdog holds the cell weakly: it is cancelled when the wait ends but only winds down
     /// when it next runs, and a strong reference would keep the cell — and the instance it made —
@@ -203,8 +203,8 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
                 return waiters.contains { $0.id == id }
             }
             if stillWaiting {
-                fatalError(
-                    CreationWaits.asyncDeadlockMessage(
+                CreationWaits.reportLongWait(
+                    CreationWaits.asyncLongWaitMessage(
                         description,
                         waitedMilliseconds: CreationWaits.monotonicMilliseconds() - start
                     )

@@ -1,5 +1,6 @@
 /// Who is creating which ``OnceCell``'s value, and which thread waits for which cell, so that
-/// threads waiting for each other in a circle stop with a message instead of hanging.
+/// threads waiting for each other in a circle stop with a message instead of hanging, while a
+/// thread that waits for a creation that is only slow waits.
 ///
 /// A cycle through shared instances on one thread is caught by the cell itself. Across threads
 /// it can only happen in a race: thread 1 creates A, which needs B, while thread 2 creates B,
@@ -78,41 +79,62 @@ package enum CreationWaits {
 
     private static let waitLimit = AtomicWord(30_000)
 
-    /// How long a thread or task waits for one creation of a shared value before the wait is
-    /// called a deadlock and the process stops; 30 seconds.
+    /// How long a thread or task waits for one creation of a shared value before it reports the
+    /// wait; 30 seconds. It goes on waiting: a creation that is only slow (a slow server behind an
+    /// `async` shared client) is waited for, however long it takes.
     ///
-    /// A creation may wait for something this table does not track: work handed synchronously to
+    /// A creation may wait for something the table does not track: work handed synchronously to
     /// another thread (`DispatchQueue.main.sync`), or a `Task.detached` it awaits. If that work
-    /// asks for the value being created, both sides wait forever. No legitimate creation should
-    /// keep another thread blocked that long, so the bound turns a silent hang into a stop that
-    /// names the value. Tests lower it; it is not public API.
+    /// asks for the value being created, both sides wait forever, and nothing can tell that from
+    /// a slow creation. The report turns a silent hang into a message that names the value and the
+    /// likely fix. Tests lower it; it is not public API.
     package static var waitLimitMilliseconds: Int {
         get { waitLimit.loadRelaxed() }
         set { waitLimit.storeRelease(newValue) }
     }
 
+    private static let reporter = Locked<(@Sendable (String) -> Void)?>(nil)
+
+    /// Receives the report of a long wait instead of standard error; `nil` restores standard
+    /// error. For tests; not public API.
+    package static var longWaitReporter: (@Sendable (String) -> Void)? {
+        get { reporter.withLock { $0 } }
+        set { reporter.withLock { $0 = newValue } }
+    }
+
+    /// Reports a wait that has lasted past ``waitLimitMilliseconds``: to the test's reporter, or
+    /// to standard error. Never call it with a lock held.
+    package static func reportLongWait(_ message: String) {
+        if let report = longWaitReporter {
+            report(message)
+        } else {
+            PlatformLock.writeToStandardError("DependencyKit: " + message + "\n")
+        }
+    }
+
     /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
     static func monotonicMilliseconds() -> Int { PlatformLock.monotonicMilliseconds() }
 
-    /// The stop message for a thread that waited too long for `description`.
-    package static func deadlockMessage(_ description: String, waitedMilliseconds: Int) -> String {
-        "Shared instance deadlock: this thread has waited \(seconds(waitedMilliseconds)) for \(description), "
-            + "which another thread is still creating. The creation is most likely waiting for this thread: it "
-            + "hands work synchronously to another thread or queue (DispatchQueue.main.sync, a semaphore, a lock) "
-            + "and that work asks for the same instance. Resolve what that work needs before handing it off and "
-            + "pass it in, or hand the work off asynchronously. If the creation is merely this slow, create the "
-            + "instance before other threads need it."
+    /// The report of a thread that has waited long for `description`.
+    package static func longWaitMessage(_ description: String, waitedMilliseconds: Int) -> String {
+        "This thread has waited \(seconds(waitedMilliseconds)) for \(description), which another thread is "
+            + "still creating, and goes on waiting. If the creation is merely slow, nothing is wrong; create the "
+            + "instance before other threads need it to avoid the wait. If it never ends, the creation is waiting "
+            + "for this thread: it hands work synchronously to another thread or queue (DispatchQueue.main.sync, "
+            + "a semaphore, a lock) and that work asks for the same instance. Resolve what that work needs before "
+            + "handing it off and pass it in, or hand the work off asynchronously."
     }
 
-    /// The stop message for a task that waited too long for `description`.
-    package static func asyncDeadlockMessage(_ description: String, waitedMilliseconds: Int) -> String {
-        "Shared instance deadlock: a task has waited \(seconds(waitedMilliseconds)) for \(description), "
-            + "which another task is still creating. The creation most likely awaits this task: it awaits "
-            + "unstructured work (Task.detached, a continuation resumed elsewhere) that asks for the same "
-            + "instance, and such work does not inherit the creation's context, so it cannot be recognised as a "
-            + "cycle. Resolve what that work needs before starting it and pass it in, or use a child task "
-            + "(async let, a task group), whose request for the instance stops at once as a cycle. If the "
-            + "creation is merely this slow, create the instance before other tasks need it."
+    /// The report of a task that has waited long for `description`.
+    package static func asyncLongWaitMessage(_ description: String, waitedMilliseconds: Int) -> String {
+        "A task has waited \(seconds(waitedMilliseconds)) for \(description), which another task is still "
+            + "creating, and goes on waiting (cancelling the task ends the wait when the creation throws "
+            + "`any Error`). If the creation is merely slow, nothing is wrong. If it never ends, the creation "
+            + "awaits this task: it awaits unstructured work (Task.detached, a continuation resumed elsewhere) "
+            + "that asks for the same instance, and such work does not inherit the creation's context, so it "
+            + "cannot be recognised as a cycle. Resolve what that work needs before starting it and pass it in, "
+            + "or use a child task (async let, a task group), whose request for the instance stops at once as "
+            + "a cycle."
     }
 
     private static func seconds(_ milliseconds: Int) -> String {

@@ -25,11 +25,12 @@ extension DependencyContainer {
     /// - **Cycles stop.** If `make` asks, on the same thread, for the very instance it is
     ///   creating, the process stops with a message naming it, rather than hanging. So does a
     ///   race in which two threads each create an instance that needs the other's.
-    /// - **Waits are bounded.** If `make` hands work synchronously to another thread that asks
-    ///   for the same instance (`DispatchQueue.main.sync { resolveX() }` inside `resolveX`'s
-    ///   creation), each thread waits for the other and no cell can see it. A thread that has
-    ///   waited 30 seconds for one creation stops the process instead, with a message naming the
-    ///   instance, the container class and the likely fix.
+    /// - **Slow is not a deadlock.** A creation takes as long as it takes; the others wait. If
+    ///   `make` hands work synchronously to another thread that asks for the same instance
+    ///   (`DispatchQueue.main.sync { resolveX() }` inside `resolveX`'s creation), each thread
+    ///   waits for the other, and no cell can tell that from a slow creation. A thread that has
+    ///   waited 30 seconds for one creation writes a message to standard error naming the
+    ///   instance, the container class and the likely fix, and goes on waiting.
     ///
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
@@ -127,11 +128,13 @@ extension DependencyContainer {
     ///   creation stops waiting and throws `CancellationError`, if `make` throws `any Error` (a
     ///   non-throwing `make` has no way to report it, so its callers wait). The creation goes on;
     ///   cancelling the creating task is up to `make`.
-    /// - **Waits are bounded.** A creation that awaits a `Task.detached` asking for the same
-    ///   instance would wait for a caller that waits for it. Such a task does not inherit the
-    ///   creation's context, so it cannot be recognised as a cycle; instead, a caller that has
-    ///   waited 30 seconds for one creation stops the process with a message naming the instance,
-    ///   the container class and the likely fix.
+    /// - **Slow is not a deadlock.** A creation takes as long as it takes (a slow server behind
+    ///   an `async` client); the callers wait, and stay cancellable. A creation that awaits a
+    ///   `Task.detached` asking for the same instance would wait for a caller that waits for it;
+    ///   such a task does not inherit the creation's context, so it cannot be told from a slow
+    ///   creation. A caller that has waited 30 seconds for one creation writes a message to
+    ///   standard error naming the instance, the container class and the likely fix, and goes on
+    ///   waiting.
     ///
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.

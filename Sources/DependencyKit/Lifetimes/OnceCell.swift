@@ -12,9 +12,10 @@
 /// a message that names what was being created. Threads that would wait for each other in a
 /// circle (thread 1 creates A, which needs B, while thread 2 creates B, which needs A) stop the
 /// same way; see ``CreationWaits``. A circle through something other than a cell — the creation
-/// waits in `DispatchQueue.main.sync` for work that asks for the same value — cannot be seen, so
-/// a thread waits for one creation at most ``CreationWaits/waitLimitMilliseconds`` and then
-/// stops with a message naming the value and the likely fix.
+/// waits in `DispatchQueue.main.sync` for work that asks for the same value — cannot be seen, nor
+/// told from a creation that is only slow: a thread that has waited for one creation longer than
+/// ``CreationWaits/waitLimitMilliseconds`` reports it once, naming the value and the likely fix,
+/// and goes on waiting.
 ///
 /// If the creation throws, the cell goes back to empty and wakes the waiters; one of them
 /// creates next. Nothing is cached from a failed creation.
@@ -87,6 +88,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         // Which creation this thread has been waiting for, and since when.
         var waitedCreation = 0
         var waitingSince = 0
+        var reported = false
         lock()
         waiting: while true {
             switch state {
@@ -115,19 +117,25 @@ package final class OnceCell<Value>: @unchecked Sendable {
                 }
                 // A creation that hands work synchronously to another thread which then asks for this
                 // value (`DispatchQueue.main.sync`) is a circle this table cannot see: the creator waits
-                // in the queue, not on a cell. So the wait for one creation is bounded.
+                // in the queue, not on a cell. Nor can it be told from a creation that is only slow, so
+                // a long wait is reported once and goes on.
                 let now = CreationWaits.monotonicMilliseconds()
                 if waitedCreation != creations {
                     waitedCreation = creations
                     waitingSince = now
+                    reported = false
                 }
-                let remaining = CreationWaits.waitLimitMilliseconds - (now - waitingSince)
-                if remaining <= 0 {
+                let limit = CreationWaits.waitLimitMilliseconds
+                if !reported && now - waitingSince >= limit {
+                    reported = true
                     CreationWaits.stopWaiting(me)
                     unlock()
-                    fatalError(CreationWaits.deadlockMessage(describe(), waitedMilliseconds: now - waitingSince))
+                    CreationWaits.reportLongWait(
+                        CreationWaits.longWaitMessage(describe(), waitedMilliseconds: now - waitingSince))
+                    lock()
+                    continue waiting
                 }
-                mutex.wait(milliseconds: remaining)
+                mutex.wait(milliseconds: reported ? limit : limit - (now - waitingSince))
                 CreationWaits.stopWaiting(me)
             }
         }
