@@ -41,11 +41,16 @@ public import Testing
 /// take the same path as before.
 public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteTrait, TestScoping {
     private let makeContainer: @Sendable () -> Container
+    private let overrides: [DependencyOverride<Container>]
 
     /// Creates the trait; `makeContainer` runs once per test case.
-    /// - Parameter makeContainer: Makes the container a test case runs with.
-    public init(_ makeContainer: @escaping @Sendable () -> Container) {
+    /// - Parameters:
+    ///   - makeContainer: Makes the container a test case runs with.
+    ///   - overrides: Replace resolves of that container for the test case (see
+    ///     ``DependencyKit/DependencyOverride``); recorded once per test case, in order.
+    public init(_ makeContainer: @escaping @Sendable () -> Container, overrides: [DependencyOverride<Container>] = []) {
         self.makeContainer = makeContainer
+        self.overrides = overrides
     }
 
     /// Applied to a suite, the trait applies to every test in it.
@@ -69,7 +74,7 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
             message in
             TestGuardReporting.record(message, severity: .error, in: test)
         }
-        try await withDependencies(container) {
+        try await withDependencies(container, overriding: overrides) {
             try await TestContext.$current.withValue(context) {
                 try await function()
             }
@@ -117,17 +122,25 @@ extension Trait where Self == DependencyGuardExemption {
 }
 
 extension Trait {
-    /// Runs each test case with its own container, made by `container`.
+    /// Runs each test case with its own container, made by `container`, with `overrides` replacing
+    /// some of its resolves.
     ///
     /// ```swift
     /// @Test(.dependencies(ScopedDependency()))
     /// func workerUsesScopedService() { ... }
+    ///
+    /// @Test(.dependencies(CoreGreetingDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))))
+    /// func greetsAtNight() { ... }
     /// ```
-    /// - Parameter container: Makes the container; evaluated once per test case.
+    /// - Parameters:
+    ///   - container: Makes the container; evaluated once per test case.
+    ///   - overrides: Replace resolves of the container (see ``DependencyKit/DependencyOverride``);
+    ///     their values are made once per test case.
     /// - Returns: The trait.
     public static func dependencies<Container: InjectableContainer>(
-        _ container: @autoclosure @escaping @Sendable () -> Container
+        _ container: @autoclosure @escaping @Sendable () -> Container,
+        _ overrides: DependencyOverride<Container>...
     ) -> Self where Self == DependencyTrait<Container> {
-        DependencyTrait(container)
+        DependencyTrait(container, overrides: overrides)
     }
 }

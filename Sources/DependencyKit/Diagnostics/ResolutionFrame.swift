@@ -179,6 +179,17 @@ func diagnosedResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
+    if cycleError == nil, !lifetime.carriesPayload,
+        let answer = try OverrideSet.answer(
+            name, of: T.self, container: container,
+            next: { () throws(Failure) -> T in
+                try diagnosedResolution(
+                    name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
+                    cycleError: cycleError, body)
+            })
+    {
+        return answer
+    }
     let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     guard let frame = try ResolutionFrame.enter(resolution, depth: depth, cycleError: cycleError) else {
         return try body()
@@ -233,6 +244,17 @@ func diagnosedResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
+    if cycleError == nil, !lifetime.carriesPayload,
+        let answer = try await OverrideSet.answer(
+            name, of: T.self, container: container, isolation: isolation,
+            next: { () async throws(Failure) -> T in
+                try await diagnosedResolution(
+                    name, of: type, lifetime: lifetime, container: container, implementer: implementer,
+                    isolation: isolation, cycleError: cycleError, body)
+            })
+    {
+        return answer
+    }
     let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     guard let frame = try ResolutionFrame.enter(resolution, depth: 0, cycleError: cycleError) else {
         return try await body()

@@ -71,13 +71,19 @@ func scopeFrame<C: InjectableContainer>(binding container: C) -> ScopeFrame {
 /// A context keeps its scoped containers alive until it is released.
 public struct DependencyContext: Sendable {
     private let frame: ScopeFrame?
+    /// The overrides in effect (``DependencyOverride``), re-entered with the containers.
+    private let overrides: OverrideSet?
 
-    private init(frame: ScopeFrame?) { self.frame = frame }
+    private init(frame: ScopeFrame?, overrides: OverrideSet?) {
+        self.frame = frame
+        self.overrides = overrides
+    }
 
-    /// Captures every scoped container in effect for the current task, for every injector.
+    /// Captures every scoped container in effect for the current task, for every injector, and the
+    /// overrides in effect.
     /// - Returns: A context to pass to escaping work.
     public static func capture() -> DependencyContext {
-        DependencyContext(frame: ScopeFrame.current)
+        DependencyContext(frame: ScopeFrame.current, overrides: OverrideSet.current)
     }
 
     /// Whether any scope was in effect when the context was captured.
@@ -87,7 +93,10 @@ public struct DependencyContext: Sendable {
     /// - Parameter operation: The code to run.
     /// - Returns: What `operation` returns.
     public func run<R>(_ operation: () throws -> R) rethrows -> R {
-        try ScopeFrame.bind(frame, operation: operation)
+        guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
+            return try ScopeFrame.bind(frame, operation: operation)
+        }
+        return try OverrideSet.$current.withValue(overrides) { try ScopeFrame.bind(frame, operation: operation) }
     }
 
     /// Runs the asynchronous `operation` with the captured scopes in effect.
@@ -99,6 +108,12 @@ public struct DependencyContext: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> R
     ) async rethrows -> R {
-        try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
+        guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
+            return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
+        }
+        return try await OverrideSet.$current.withValue(
+            overrides,
+            operation: { try await ScopeFrame.bind(frame, isolation: isolation, operation: operation) },
+            isolation: isolation)
     }
 }

@@ -179,9 +179,10 @@ struct Resolution: Sendable {
 /// The process-wide word that gates every diagnostic: read once per resolution, relaxed.
 ///
 /// Bit 0 records that cycle checking differs from the build's default (on in debug builds,
-/// off in release builds); bits 1–15 count live traces; the bits from 16 up count live test
-/// contexts (DependencyKitTesting's guard), so that every resolution inside a guarded test takes
-/// the diagnosed path while production code never does. The word holds
+/// off in release builds); bits 1–9 count live traces; bits 10–19 count live override sets
+/// (`DependencyOverride`); the bits from 20 up count live test contexts (DependencyKitTesting's
+/// guard), so that every resolution inside a guarded test takes the diagnosed path while
+/// production code never does. The word holds
 /// ``idle`` exactly when there is nothing to do, so the hot path is one relaxed load and one
 /// compare against a constant.
 @usableFromInline
@@ -190,8 +191,10 @@ enum DiagnosticsWord {
     static let toggledBit = 1
     /// What one live trace adds.
     static let traceUnit = 2
+    /// What one live override set adds.
+    static let overrideUnit = 1 << 10
     /// What one live test context adds.
-    static let testContextUnit = 1 << 16
+    static let testContextUnit = 1 << 20
 
     /// Whether this build of DependencyKit checks cycles unless told otherwise.
     @inlinable
@@ -218,7 +221,10 @@ enum DiagnosticsWord {
     static func checksCycles(_ word: Int) -> Bool { (word & toggledBit != 0) != checksCyclesByDefault }
 
     /// Whether any trace is live, given a loaded word.
-    static func isTracing(_ word: Int) -> Bool { word & (testContextUnit - traceUnit) != 0 }
+    static func isTracing(_ word: Int) -> Bool { word & (overrideUnit - traceUnit) != 0 }
+
+    /// Whether any override set is live, given a loaded word.
+    static func hasOverrides(_ word: Int) -> Bool { word & (testContextUnit - overrideUnit) != 0 }
 
     /// Whether any test context is live, given a loaded word.
     static func hasTestContexts(_ word: Int) -> Bool { word >= testContextUnit }

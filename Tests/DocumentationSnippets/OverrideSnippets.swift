@@ -1,0 +1,48 @@
+import DependencyKit
+import DependencyKitTesting
+import Testing
+
+// The one-line overrides of WritingTests.md, over the weather container of NeutralDomain.swift.
+
+/// Decorates the greeter in effect, for the relative override.
+struct ShoutingGreeter: Greeter {
+    let base: any Greeter
+
+    func greeting(for name: String) -> String { base.greeting(for: name).uppercased() }
+}
+
+// snippet: testing-override-value
+@Suite struct EveningReportTests: HasWeatherDependencies {
+    @Test(.dependencies(TestDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 20))))
+    func greetsInTheEvening() async throws {
+        let report = try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        #expect(report == "Good evening, Ada! Mild in Lisbon, 21 °C.")
+    }
+
+    @Test(
+        .dependencies(
+            CoreWeatherDependency(),
+            .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 9)),
+            .override({ $0.resolveNetworkClient() }, with: OfflineNetworkClient())
+        )
+    )
+    func reportsAnOfflineNetworkWithoutATestContainer() async {
+        await #expect(throws: NetworkError.offline) {
+            try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        }
+    }
+}
+// end-snippet
+
+@Suite(.dependencies(TestDependency()))
+struct RelativeOverrideTests {
+    @Test func aBlockDecoratesTheGreeterInEffect() {
+        // snippet: testing-override-relative
+        let greeting = WeatherInjector.withOverrides(.override({ $0.resolveGreeter() }) { ShoutingGreeter(base: $0) }) {
+            WeatherInjector.dependencies.resolveGreeter().greeting(for: "Ada")
+        }
+        #expect(greeting == "GOOD MORNING, ADA!")  // the test container's nine o'clock, shouted
+        // end-snippet
+        #expect(WeatherInjector.dependencies.resolveGreeter().greeting(for: "Ada") == "Good morning, Ada!")
+    }
+}
