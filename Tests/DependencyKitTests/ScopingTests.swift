@@ -38,6 +38,17 @@ struct ScopingTests {
         }
     }
 
+    @Test func aReadPassesTheNestedScopesOfAnotherInjectorInOneStep() {
+        withDependencies(ToyCore(marker: 9)) {
+            let toyFrame = ScopeFrame.current
+            nestOtherScopes(1_000) {
+                #expect(ScopeFrame.current?.outerOfOtherStorage === toyFrame)
+                #expect(currentMarker() == 9)
+                #expect(OtherInjector.dependencies.resolveName() == "1")
+            }
+        }
+    }
+
     @Test func childTasksInheritTheScope() async {
         await withDependencies(ToyCore(marker: 21)) {
             async let fromAsyncLet = currentMarker()
@@ -221,4 +232,10 @@ final class RefinedToyCore: ToyCore, RefinedToy, @unchecked Sendable {
 /// An injector of its own, whose global container only the refined-read test reads.
 enum RefinedToyInjector: DependencyInjecting {
     static let storage = ContainerStorage<any ToyDependency> { RefinedToyCore(marker: 9) }
+}
+
+/// Runs `body` inside `depth` nested scopes of `OtherInjector`, the innermost named "1".
+private func nestOtherScopes(_ depth: Int, _ body: () -> Void) {
+    if depth == 0 { return body() }
+    withDependencies(OtherCore(name: "\(depth)")) { nestOtherScopes(depth - 1, body) }
 }

@@ -375,6 +375,10 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     }
 
     /// The innermost frame of this storage in the chain that starts at `head`, unretained.
+    ///
+    /// A frame of another storage is passed with the frames of its storage directly around it
+    /// (``ScopeFrame/outerOfOtherStorage``): the walk takes one step per run of another injector's
+    /// scopes, not one per scope.
     @inlinable
     @inline(__always)
     func innermostFrame(from head: UnsafeRawPointer?) -> Unmanaged<ScopeFrame>? {
@@ -383,7 +387,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
             let frame = Unmanaged<ScopeFrame>.fromOpaque(raw)
             let matches = frame._withUnsafeGuaranteedRef { frame in
                 if frame.storage === liveScopes { return true }
-                next = frame.parent.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+                next = frame.outerOfOtherStorage.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
                 return false
             }
             if matches { return frame }
