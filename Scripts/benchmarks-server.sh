@@ -17,7 +17,11 @@
 #
 # Usage: Scripts/benchmarks-server.sh [rounds] [seconds per run]   (default: 5 rounds of 5 s)
 #   STORES="sqlite memory"   the stores to measure, each in its own set of rounds (default: both)
-#   WRK_THREADS=1 WRK_CONNECTIONS=16   the load
+#   ROUTE=me|login   `GET /users/me` (default), or `POST /auth/login` of the signed-up user
+#                    (Examples/Scripts/login.lua): PBKDF2 at the server's default cost, then one
+#                    write transaction replacing the user's session
+#   WRK_THREADS=1 WRK_CONNECTIONS=16   the load (the server admits at most 32 connections per
+#                    address before their first request, `UsersServer.Limits`)
 # Loopback only. Needs curl and wrk (installed with apt-get when missing and running as root).
 set -euo pipefail
 
@@ -25,6 +29,7 @@ cd "$(dirname "$0")/.."
 rounds=${1:-5}
 seconds=${2:-5}
 read -r -a stores <<<"${STORES:-sqlite memory}"
+route=${ROUTE:-me}
 threads=${WRK_THREADS:-1}
 connections=${WRK_CONNECTIONS:-16}
 host=127.0.0.1
@@ -32,6 +37,7 @@ host=127.0.0.1
 for number in "$rounds" "$seconds" "$threads" "$connections"; do
     [[ "$number" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "expected a whole number from 1 to 9999, got '$number'" >&2; exit 2; }
 done
+[[ "$route" == me || "$route" == login ]] || { echo "ROUTE takes me or login, got '$route'" >&2; exit 2; }
 for store in "${stores[@]}"; do
     [[ "$store" == sqlite || "$store" == memory ]] || { echo "STORES takes sqlite and memory, got '$store'" >&2; exit 2; }
 done
@@ -113,8 +119,13 @@ ticks_per_second=$(getconf CLK_TCK)
 measure() { # url token seconds server-pid
     local output before after
     before=$(cpu_ticks "$4")
-    output=$(timeout $(($3 + 60)) wrk -t"$threads" -c"$connections" -d"$3s" --timeout 10s \
-        -H "Authorization: Bearer $2" "$1/users/me")
+    if [ "$route" = login ]; then
+        output=$(timeout $(($3 + 60)) wrk -t"$threads" -c"$connections" -d"$3s" --timeout 10s \
+            -s Examples/Scripts/login.lua "$1")
+    else
+        output=$(timeout $(($3 + 60)) wrk -t"$threads" -c"$connections" -d"$3s" --timeout 10s \
+            -H "Authorization: Bearer $2" "$1/users/me")
+    fi
     after=$(cpu_ticks "$4")
     if grep -qE 'Non-2xx|Socket errors' <<<"$output"; then
         echo "wrk saw errors against $1:" >&2
@@ -131,7 +142,8 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] :
 
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 
-echo "GET /users/me, wrk -t$threads -c$connections -d${seconds}s on loopback, $(nproc 2>/dev/null || echo '?') cores," \
+route_name=$([ "$route" = login ] && echo "POST /auth/login" || echo "GET /users/me")
+echo "$route_name, wrk -t$threads -c$connections -d${seconds}s on loopback, $(nproc 2>/dev/null || echo '?') cores," \
     "$rounds rounds per store"
 for store in "${stores[@]}"; do
     serve hand "$store"

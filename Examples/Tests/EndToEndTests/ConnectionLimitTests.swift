@@ -5,15 +5,50 @@ import UsersAPI
 /// Connections that never finish a request are closed, so they cannot hold the server's
 /// connection slots (and file descriptors) and lock legitimate clients out.
 @Suite struct ConnectionLimitTests {
-    static let limits = UsersServer.Limits(idleTimeout: .seconds(1), maximumConnections: 16)
+    static let limits = UsersServer.Limits(
+        idleTimeout: .seconds(1),
+        maximumConnections: 16,
+        maximumConnectionsPerAddress: 64,
+        maximumPendingConnectionsPerAddress: 64
+    )
+
+    @Test func reconnectingSlowlorisFromOneAddressLeavesRoomForAnotherAddress() async throws {
+        // Idle connections are never timed out here: only the per-address limits make room.
+        let limits = UsersServer.Limits(
+            idleTimeout: .seconds(600),
+            maximumConnections: 16,
+            maximumConnectionsPerAddress: 8,
+            maximumPendingConnectionsPerAddress: 4
+        )
+        try await withUsersServer(limits: limits) { server in
+            // More half-requests than the server has slots, each reopened as soon as it closes.
+            let attacker = ReconnectingSlowloris(port: server.port, from: "127.0.0.2", connections: 24)
+            try await attacker.waitUntilConnected(24)
+            var answered = 0
+            for _ in 0..<5 {
+                let socket = try RawSocket(port: server.port)
+                try socket.send("GET /users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                // A bounded wait, not a timing: without the limit no answer ever comes.
+                let outcome = await socket.readUntilClosed(within: 10)
+                guard outcome.received.hasPrefix("HTTP/1.1 401") else { break }
+                answered += 1
+            }
+            let reconnects = try await attacker.stop()
+            #expect(answered == 5)
+            // The attacker was refused and came back: the refusals, not a lull, let the client in.
+            #expect(reconnects > 0)
+        }
+    }
 
     @Test func halfOpenConnectionsAreClosedAndALegitimateRequestStillSucceeds() async throws {
         try await withUsersServer(limits: Self.limits) { server in
             // Three times the connection limit: the first 16 fill every slot, the rest wait in
             // the listen backlog. Each sends a partial request head and then nothing (slowloris).
+            // From an address of their own, so the per-address limit does not also refuse the
+            // legitimate client below: this test is about the idle timeout.
             var attackers: [RawSocket] = []
             for _ in 0..<48 {
-                let socket = try RawSocket(port: server.port)
+                let socket = try RawSocket(port: server.port, from: "127.0.0.2")
                 try socket.send("POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
                 attackers.append(socket)
             }
@@ -58,6 +93,26 @@ import UsersAPI
             let outcome = await socket.readUntilClosed(within: 20)
             #expect(outcome.received.contains(" 401 "))
             #expect(outcome.received.contains("missing, unknown or revoked bearer token"))
+            #expect(outcome.closed)
+        }
+    }
+
+    @Test func http10KeepAliveRequestIsAnsweredWithKeepAliveAndTheConnectionServesTheNext() async throws {
+        // `ab -k`: HTTP/1.0 with `Connection: Keep-Alive`. The reply must say keep-alive, or the
+        // client cannot tell the connection stays open and waits for it to close.
+        try await withUsersServer(limits: UsersServer.Limits(idleTimeout: .seconds(600))) { server in
+            let socket = try RawSocket(port: server.port)
+            try socket.send(
+                "GET /users/me HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n" + "GET /users/me HTTP/1.0\r\n\r\n"
+            )
+            let outcome = await socket.readUntilClosed(within: 20)
+            let replies = outcome.received.components(separatedBy: "HTTP/1.1 401").dropFirst()
+            #expect(replies.count == 2)
+            let heads = replies.map { $0.components(separatedBy: "\r\n\r\n")[0].lowercased() }
+            #expect(heads.first?.contains("\r\nconnection: keep-alive") == true)
+            #expect(heads.first?.contains("content-length: ") == true)
+            #expect(heads.last?.contains("connection: keep-alive") == false)
+            // The second request did not ask to keep the connection: it closes after its reply.
             #expect(outcome.closed)
         }
     }

@@ -2,46 +2,16 @@ import Testing
 
 @testable import UsersAPI
 
-/// The hand-written primitives against published test vectors.
+/// Passwords and tokens through swift-crypto, against published vectors and hashes stored by
+/// the server before it used the library.
 @Suite struct PasswordHashingTests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        (
-            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
-        ),
     ])
-    func sha256MatchesFIPSVectors(message: String, digest: String) {
-        #expect(SHA256.hash(Array(message.utf8)).hexString == digest)
-    }
-
-    @Test func hmacMatchesRFC4231() {
-        let mac = SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
-        #expect(mac.hexString == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-    }
-
-    @Test func hmacMatchesRFC4231ForAKeyLongerThanABlock() {
-        // RFC 4231 test case 6: a 131-byte key is hashed first.
-        let mac = SHA256.hmac(
-            key: [UInt8](repeating: 0xaa, count: 131),
-            message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
-        )
-        #expect(mac.hexString == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
-    }
-
-    @Test func longPasswordIsHashedOnceNotOncePerIteration() {
-        // 64 KiB of password is 1,024 blocks; hashing it on each of 8 iterations would be 8,192+.
-        let password = String(repeating: "p", count: 64 * 1024)
-        let iterations = 8
-        let (key, work) = PBKDF2PasswordHasher.deriveCountingWork(
-            password,
-            salt: Array("salt".utf8),
-            iterations: iterations
-        )
-        // The key once (1,024 blocks + padding), the two padded keys, 4 blocks per iteration.
-        #expect(work <= 1_024 + 1 + 2 + 4 * iterations)
-        #expect(key.count == 32)
+    func tokenFingerprintIsTheFIPSSHA256InHex(token: String, digest: String) {
+        // The same fingerprints as before: sessions stored earlier stay valid.
+        #expect(RandomTokenIssuer().fingerprint(of: token) == digest)
     }
 
     @Test(arguments: [
@@ -52,6 +22,41 @@ import Testing
     func pbkdf2MatchesKnownVectors(iterations: Int, key: String) {
         let derived = PBKDF2PasswordHasher.derive("password", salt: Array("salt".utf8), iterations: iterations)
         #expect(derived.hexString == key)
+    }
+
+    @Test func hashStoredBeforeTheLibraryStillVerifies() {
+        // Written by the server's earlier, hand-written PBKDF2 with the default parameters
+        // (16-byte salt, 5,000 iterations, 32-byte key); the stored format did not change.
+        let stored = PasswordHash(
+            salt: Array(0..<16),
+            iterations: 5_000,
+            digest: hex("23fe4e2d64c575945d416ca238b0a8d01f5e9fde1d2aa2293ec31c6696149697")
+        )
+        let hasher = PBKDF2PasswordHasher()
+        #expect(hasher.verify("correct horse battery", against: stored))
+        #expect(!hasher.verify("correct horse batterz", against: stored))
+    }
+
+    @Test func hashWithATruncatedDigestOrTooManyIterationsIsRefused() {
+        let hasher = PBKDF2PasswordHasher(iterations: 2)
+        let hash = hasher.hash("correct horse")
+        let truncated = PasswordHash(
+            salt: hash.salt, iterations: hash.iterations, digest: Array(hash.digest.prefix(16)))
+        #expect(!hasher.verify("correct horse", against: truncated))
+        let tampered = PasswordHash(
+            salt: hash.salt, iterations: PBKDF2PasswordHasher.maximumIterations + 1, digest: hash.digest)
+        #expect(!hasher.verify("correct horse", against: tampered))
+    }
+
+    private func hex(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
     }
 
     @Test func hasherAcceptsTheRightPasswordOnly() {

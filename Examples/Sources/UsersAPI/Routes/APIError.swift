@@ -9,14 +9,21 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     public let status: HTTPResponse.Status
     /// The message in the body.
     public let message: String
+    /// What the server's operator needs to know, logged as an error and never sent.
+    let operatorMessage: String?
 
     /// Creates an error response.
     /// - Parameters:
     ///   - status: The response status.
     ///   - message: The message in the body.
     public init(_ status: HTTPResponse.Status, _ message: String) {
+        self.init(status, message, operatorMessage: nil)
+    }
+
+    init(_ status: HTTPResponse.Status, _ message: String, operatorMessage: String?) {
         self.status = status
         self.message = message
+        self.operatorMessage = operatorMessage
     }
 
     /// The response: `status` with `{"error": message}`.

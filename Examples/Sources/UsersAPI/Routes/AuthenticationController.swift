@@ -4,19 +4,17 @@ internal import Logging
 
 /// `POST /auth/signup`, `/auth/login` and `/auth/logout`.
 struct AuthenticationController: HasServerDependencies {
-    /// Limits in UTF-8 bytes as well as characters: one "character" can be any number of
-    /// combining marks, so only a byte limit bounds the memory and hashing work a field costs.
-    static let maximumNameCharacters = 100
-    static let maximumNameBytes = 400
-    static let maximumEmailBytes = 254
+    /// The password is bounded in UTF-8 bytes as well as characters, as the other fields are
+    /// (``AccountFields``).
     static let minimumPasswordCharacters = 8
     static let maximumPasswordBytes = 1024
 
     func signUp(_ request: Request, context: some RequestContext) async throws -> Response {
         let payload = try await JSONRequest.decode(SignUpPayload.self, from: request, context: context)
-        let name = try Self.validName(payload.name)
-        let email = Self.normalise(payload.email)
-        guard Self.isPlausibleEmail(email) else { throw APIError(.badRequest, "the email address is not valid") }
+        let name = try AccountFields.validName(payload.name)
+        guard let email = try AccountFields.canonicalEmail(payload.email) else {
+            throw APIError(.badRequest, "the email address is not valid")
+        }
         guard Self.isAcceptablePassword(payload.password) else {
             throw APIError(
                 .badRequest,
@@ -42,14 +40,15 @@ struct AuthenticationController: HasServerDependencies {
     func logIn(_ request: Request, context: some RequestContext) async throws -> Response {
         let payload = try await JSONRequest.decode(LogInPayload.self, from: request, context: context)
         let wrongCredentials = APIError(.unauthorized, "wrong email or password")
-        // Over-long input is refused before any lookup, so the refusal says nothing about the email.
+        // Over-long input and addresses no account can have are refused before any lookup, so
+        // the refusal says nothing about which emails have accounts. A control character is a
+        // 400 naming the field, as at sign-up: an address cut at a NUL never reaches the store.
         guard payload.password.utf8.count <= Self.maximumPasswordBytes,
-            payload.email.utf8.count <= Self.maximumEmailBytes + 64
+            let email = try AccountFields.canonicalEmail(payload.email)
         else { throw wrongCredentials }
         let hasher = dependencies.resolvePasswordHasher()
         let users = dependencies.resolveUserRepository()
-        guard let record = try await Self.storage({ try await users.user(email: Self.normalise(payload.email)) })
-        else {
+        guard let record = try await Self.storage({ try await users.user(email: email) }) else {
             // An unknown email costs the same hashing work as a wrong password, so response
             // timing does not tell which emails have accounts.
             _ = hasher.hash(payload.password)
@@ -96,36 +95,20 @@ struct AuthenticationController: HasServerDependencies {
             )
         } catch UserRepositoryError.unavailable {
             throw APIError(.serviceUnavailable, "the server's storage is unavailable; try again later")
+        } catch UserRepositoryError.fileChanged(let path, let detail) {
+            // The path stays out of the answer and goes to the log.
+            throw APIError(
+                .serviceUnavailable,
+                "the server's database file changed while it ran; nothing is stored until it is restarted",
+                operatorMessage: "the database file \(path) changed while the server ran (\(detail));"
+                    + " the store refuses every request: put the file back and restart the server"
+            )
         }
     }
 
     private static let emailTaken = APIError(.conflict, "an account with this email already exists")
 
-    static func validName(_ raw: String) throws(APIError) -> String {
-        let tooLong = APIError(
-            .badRequest,
-            "the name must have 1 to \(maximumNameCharacters) characters and at most \(maximumNameBytes) bytes in UTF-8"
-        )
-        // Bytes first: counting characters walks the whole string.
-        guard raw.utf8.count <= maximumNameBytes * 2 else { throw tooLong }
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.utf8.count <= maximumNameBytes, name.count <= maximumNameCharacters else {
-            throw tooLong
-        }
-        return name
-    }
-
     static func isAcceptablePassword(_ password: String) -> Bool {
         password.utf8.count <= maximumPasswordBytes && password.count >= minimumPasswordCharacters
-    }
-
-    static func normalise(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    }
-
-    static func isPlausibleEmail(_ email: String) -> Bool {
-        guard email.utf8.count <= maximumEmailBytes else { return false }
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !email.contains(where: \.isWhitespace)
     }
 }

@@ -5,7 +5,8 @@ internal import Logging
 ///
 /// Errors thrown by Hummingbird itself (an oversized body, say) carry its own body format;
 /// this middleware rewrites them, and turns anything unexpected into a 500 whose message
-/// reveals nothing about the request.
+/// reveals nothing about the request. What only the operator should read (a database path)
+/// goes to the log.
 public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Creates the middleware.
     public init() {}
@@ -19,6 +20,7 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            if let operatorMessage = error.operatorMessage { context.logger.error("\(operatorMessage)") }
             throw error
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, error.status.reasonPhrase.lowercased())

@@ -36,6 +36,10 @@ struct UsersController: HasServerDependencies {
             limit = asked
         }
         let cursor = query["after"].map(String.init)
+        // SQLite would read an identifier only up to a NUL, so `after=<id>%00junk` would page on.
+        if let cursor, AccountFields.containsControlCharacter(cursor) {
+            throw AccountFields.controlCharacter(in: "after cursor")
+        }
         let users = dependencies.resolveUserRepository()
         var page = try await AuthenticationController.storage { try await users.users(after: cursor, limit: limit + 1) }
         let hasMore = page.count > limit

@@ -1,3 +1,6 @@
+internal import Crypto
+internal import Foundation
+
 /// Issues bearer tokens and fingerprints them for storage.
 public protocol TokenIssuer: Sendable {
     /// A new, unguessable token.
@@ -6,7 +9,8 @@ public protocol TokenIssuer: Sendable {
     func fingerprint(of token: String) -> String
 }
 
-/// Tokens of 32 random bytes in URL-safe Base64; fingerprints are their SHA-256 in hex.
+/// Tokens of 32 random bytes in URL-safe Base64; fingerprints are their SHA-256 (swift-crypto)
+/// in hex.
 ///
 /// Storing only fingerprints means a dump of the repository cannot be replayed as tokens.
 public struct RandomTokenIssuer: TokenIssuer {
@@ -20,9 +24,8 @@ public struct RandomTokenIssuer: TokenIssuer {
     }
 
     public func fingerprint(of token: String) -> String {
-        SHA256.hash(Array(token.utf8)).hexString
+        SHA256.hash(data: Array(token.utf8)).hexString
     }
-
     static func base64URL(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var output: [UInt8] = []
@@ -37,5 +40,19 @@ public struct RandomTokenIssuer: TokenIssuer {
             index += 3
         }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Lower-case hexadecimal.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

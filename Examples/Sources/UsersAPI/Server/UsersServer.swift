@@ -90,20 +90,48 @@ public final class UsersServer: Sendable {
         /// The most connections open at once; further clients wait in the listen backlog until
         /// one closes. Keep it well below the process's open-files limit.
         public var maximumConnections: Int
+        /// The most connections one peer address (an IPv6 peer's /64) may hold at once; a
+        /// connection past it is closed as soon as it is accepted. Keep it a small share of
+        /// ``maximumConnections``, so one address cannot take every slot from the others.
+        ///
+        /// Behind a reverse proxy every client has the proxy's address: raise this and
+        /// ``maximumPendingConnectionsPerAddress`` to ``maximumConnections`` there, and bound
+        /// clients at the proxy instead.
+        public var maximumConnectionsPerAddress: Int
+        /// The most of one address's connections that may be open without having sent a
+        /// complete request head: a client that reopens half-requests as fast as they are
+        /// closed (a reconnecting slowloris) holds this many slots, not all of them.
+        public var maximumPendingConnectionsPerAddress: Int
 
         /// Creates limits.
         /// - Parameters:
         ///   - idleTimeout: How long a connection may stay idle; 15 seconds by default.
         ///   - requestReadTimeout: How long a request's body may take; 30 seconds by default.
         ///   - maximumConnections: The most connections open at once; 512 by default.
+        ///   - maximumConnectionsPerAddress: The most connections one address may hold; 64 by
+        ///     default, an eighth of the default total.
+        ///   - maximumPendingConnectionsPerAddress: The most connections one address may hold
+        ///     before their first request head is complete; 32 by default (`wrk -c32` opens that many at once).
         public init(
             idleTimeout: Duration = .seconds(15),
             requestReadTimeout: Duration = .seconds(30),
-            maximumConnections: Int = 512
+            maximumConnections: Int = 512,
+            maximumConnectionsPerAddress: Int = 64,
+            maximumPendingConnectionsPerAddress: Int = 32
         ) {
+            guard maximumConnections > 0, maximumConnectionsPerAddress > 0, maximumPendingConnectionsPerAddress > 0
+            else {
+                fatalError(
+                    "UsersServer.Limits: maximumConnections (\(maximumConnections)), maximumConnectionsPerAddress"
+                        + " (\(maximumConnectionsPerAddress)) and maximumPendingConnectionsPerAddress"
+                        + " (\(maximumPendingConnectionsPerAddress)) must each be at least 1"
+                )
+            }
             self.idleTimeout = idleTimeout
             self.requestReadTimeout = requestReadTimeout
             self.maximumConnections = maximumConnections
+            self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+            self.maximumPendingConnectionsPerAddress = maximumPendingConnectionsPerAddress
         }
     }
 
@@ -133,10 +161,14 @@ public final class UsersServer: Sendable {
             additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)],
             idleTimeout: TimeAmount(limits.idleTimeout)
         )
+        let peers = PeerAdmission(
+            maximumConnections: limits.maximumConnectionsPerAddress,
+            maximumPending: limits.maximumPendingConnectionsPerAddress
+        )
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                HTTP1ClosingChannel(base: HTTP1Channel(responder: responder, configuration: http1))
+                HTTP1ClosingChannel(base: HTTP1Channel(responder: responder, configuration: http1), peers: peers)
             },
             configuration: .init(
                 address: .hostname(host, port: port),
@@ -195,19 +227,36 @@ public enum UsersServerError: Error, Sendable, Hashable, CustomStringConvertible
     }
 }
 
-/// HTTP/1 as Hummingbird serves it, plus one rule it leaves out: a request that does not ask
-/// to keep the connection alive (HTTP/1.0 without `Connection: keep-alive`) gets its reply and
-/// then the connection is closed, as RFC 9112 §9.3 requires. Without it such a client (`ab`)
-/// waits for an end of response that never comes.
+/// HTTP/1 as Hummingbird serves it, with each peer address held to its share of connections
+/// (``PeerAdmission``), plus the rules for HTTP/1.0 it leaves out (RFC 9112 §9.3
+/// and RFC 7230 §A.1.2):
+/// - a request that does not ask to keep the connection alive (HTTP/1.0 without
+///   `Connection: keep-alive`) gets its reply and then the connection is closed; without it such
+///   a client (`ab`) waits for an end of response that never comes;
+/// - an HTTP/1.0 request with `Connection: keep-alive` (`ab -k`) gets `Connection: keep-alive`
+///   on its reply, which is how an HTTP/1.0 client learns the connection stays open; a reply
+///   without a `Content-Length` (which HTTP/1.0 cannot frame) says `Connection: close` and
+///   the connection closes after it.
 struct HTTP1ClosingChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let base: HTTP1Channel
+    /// Per-address admission (see ``UsersServer/Limits``), shared by every connection.
+    let peers: PeerAdmission
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        let ticket = peers.admit(channel.remoteAddress)
+        if let ticket { channel.closeFuture.whenComplete { _ in ticket.release() } }
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            guard let ticket else {
+                // Past this address's share: closed before a byte is read. (Failing the setup
+                // instead would reach the listening channel as an error.)
+                channel.close(promise: nil)
+                return value
+            }
             // Before the conversion to HTTP types, which drops the protocol version.
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try channel.pipeline.syncOperations.addHandler(MarkNonPersistentRequests(), position: .before(codec))
+            try channel.pipeline.syncOperations.addHandler(
+                HTTP10ConnectionRules(ticket: ticket), position: .before(codec))
             return value
         }
     }
@@ -216,14 +265,32 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         await base.handle(value: value, logger: logger)
     }
 
-    /// Adds `Connection: close` to a request head that is not keep-alive, which is the signal
-    /// Hummingbird's connection loop already honours.
-    final class MarkNonPersistentRequests: ChannelInboundHandler, RemovableChannelHandler {
+    /// Marks non-persistent requests with `Connection: close` (the signal Hummingbird's
+    /// connection loop already honours) and answers HTTP/1.0 keep-alive requests in kind.
+    final class HTTP10ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias InboundOut = HTTPServerRequestPart
+        typealias OutboundIn = HTTPServerResponsePart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        /// For each request whose reply is not yet written, in order: whether it is an
+        /// HTTP/1.0 request that asked for keep-alive.
+        private var keepAliveRequests: [Bool] = []
+        private var closeAfterReply = false
+        private let ticket: PeerAdmission.Ticket
+
+        init(ticket: PeerAdmission.Ticket) {
+            self.ticket = ticket
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive,
+            guard case .head(var head) = unwrapInboundIn(data) else {
+                context.fireChannelRead(data)
+                return
+            }
+            ticket.requestArrived()
+            keepAliveRequests.append(head.version == .http1_0 && head.isKeepAlive)
+            guard !head.isKeepAlive,
                 !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
             else {
                 context.fireChannelRead(data)
@@ -231,6 +298,32 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             }
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.fireChannelRead(wrapInboundOut(.head(head)))
+        }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            switch unwrapOutboundIn(data) {
+            // An interim reply (100 Continue) is not the request's answer.
+            case .head(var head) where head.status.code >= 200 && !keepAliveRequests.isEmpty:
+                guard keepAliveRequests.removeFirst() else { break }
+                if head.headers.contains(name: "content-length") {
+                    head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+                } else {
+                    head.headers.replaceOrAdd(name: "connection", value: "close")
+                    closeAfterReply = true
+                }
+                context.write(wrapOutboundOut(.head(head)), promise: promise)
+                return
+            case .end where closeAfterReply:
+                closeAfterReply = false
+                let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                let written = promise ?? context.eventLoop.makePromise()
+                written.futureResult.whenComplete { _ in loopBound.value.close(promise: nil) }
+                context.write(data, promise: written)
+                return
+            default:
+                break
+            }
+            context.write(data, promise: promise)
         }
     }
 }

@@ -22,6 +22,12 @@ internal import GRDB
 ///   call throws ``UserRepositoryError/storageFull``.
 /// - **Constraints, not checks.** The email column is `UNIQUE`: of many sign-ups racing for one
 ///   email exactly one is stored.
+/// - **The file stays the file.** The device and inode opened at start-up are checked before
+///   every read and before and after every write. A file deleted, replaced (by a copy, a move
+///   or a symbolic link) or moved away while the server runs is
+///   ``UserRepositoryError/fileChanged(path:detail:)`` from then on, for every call until a
+///   restart: nothing is written to a file no one will open again, and nothing is read from
+///   another one.
 /// - **Statements are constant text.** Every value travels as a bound argument. The one
 ///   exception is the page limit, a `PRAGMA` (which SQLite does not let take an argument): it is
 ///   an `Int` from the configuration, never text from a request.
@@ -70,6 +76,10 @@ public actor SQLiteUserRepository: UserRepository {
     /// How this repository was configured.
     public nonisolated let configuration: Configuration
     private var pool: DatabasePool?
+    /// The device and inode of the file the pool opened.
+    private var openedFile: (device: UInt64, inode: UInt64)?
+    /// Set once the file is found changed; every later call fails with it.
+    private var fileChange: UserRepositoryError?
 
     /// Creates a repository; nothing is opened until ``prepare()`` or the first call.
     /// - Parameter configuration: Where the database lives and how it is opened.
@@ -215,6 +225,7 @@ public actor SQLiteUserRepository: UserRepository {
         -> T
     {
         let pool = try runtimePool()
+        try checkFile()
         do {
             return try await pool.read(body)
         } catch {
@@ -226,12 +237,42 @@ public actor SQLiteUserRepository: UserRepository {
         async throws(UserRepositoryError) -> T
     {
         let pool = try runtimePool()
+        try checkFile()
+        let result: T
         do {
             // One transaction: on any error, including a full disk, nothing is kept.
-            return try await pool.write(body)
+            result = try await pool.write(body)
         } catch {
             throw Self.runtimeError(error)
         }
+        // Changed while the transaction ran: what it wrote may be in a file that is gone, so
+        // the caller must not report it stored.
+        try checkFile()
+        return result
+    }
+
+    /// Fails, now and for every later call, when the path no longer names the file the pool
+    /// opened. One `lstat` per check.
+    private func checkFile() throws(UserRepositoryError) {
+        if let fileChange { throw fileChange }
+        guard let openedFile else { return }
+        let path = configuration.path
+        var info = stat()
+        let detail: String
+        if lstat(path, &info) != 0 {
+            let reason = errno
+            guard reason == ENOENT else { throw .unavailable(String(cString: strerror(reason))) }
+            detail = "it was deleted or moved away"
+        } else if (info.st_mode & S_IFMT) == S_IFLNK {
+            detail = "it was replaced by a symbolic link"
+        } else if UInt64(info.st_dev) != openedFile.device || UInt64(info.st_ino) != openedFile.inode {
+            detail = "it was replaced by another file"
+        } else {
+            return
+        }
+        let change = UserRepositoryError.fileChanged(path: path, detail: detail)
+        fileChange = change
+        throw change
     }
 
     private func runtimePool() throws(UserRepositoryError) -> DatabasePool {
@@ -281,6 +322,11 @@ public actor SQLiteUserRepository: UserRepository {
             guard check == ["ok"] else {
                 throw UserRepositoryStartupError.corrupt(path: path, detail: check.prefix(3).joined(separator: "; "))
             }
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw UserRepositoryStartupError.failed(path: path, detail: String(cString: strerror(errno)))
+            }
+            openedFile = (UInt64(info.st_dev), UInt64(info.st_ino))
             pool = opened
             return opened
         } catch let error as UserRepositoryStartupError {

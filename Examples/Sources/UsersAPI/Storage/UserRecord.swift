@@ -4,7 +4,8 @@ public struct UserRecord: Sendable, Hashable, CustomStringConvertible {
     public let id: String
     /// The display name.
     public let name: String
-    /// The normalised (lower-case) email address.
+    /// The email address in its canonical spelling (NFKC, case-folded, no zero-width characters,
+    /// no trailing dot in the domain), under which the account is found.
     public let email: String
     /// The salted hash of the password; the password itself is never stored.
     public let passwordHash: PasswordHash
@@ -13,7 +14,7 @@ public struct UserRecord: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - id: The identifier.
     ///   - name: The display name.
-    ///   - email: The normalised email address.
+    ///   - email: The email address in its canonical spelling.
     ///   - passwordHash: The password's hash.
     public init(id: String, name: String, email: String, passwordHash: PasswordHash) {
         self.id = id

@@ -64,6 +64,10 @@ public enum UserRepositoryError: Error, Sendable, Hashable {
     case storageFull
     /// The store failed; the message names the failure and never holds a password or token.
     case unavailable(String)
+    /// The database file was deleted, replaced or moved while the server ran. The store
+    /// refuses every call from then on, so that accounts are neither written where no one
+    /// will read them nor read from another file; put the file back and restart the server.
+    case fileChanged(path: String, detail: String)
 }
 
 /// Why a repository could not be opened at start-up.

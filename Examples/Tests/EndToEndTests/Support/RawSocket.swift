@@ -11,7 +11,12 @@ import Foundation
 final class RawSocket {
     let descriptor: Int32
 
-    init(port: Int) throws {
+    /// Connects to `port` on 127.0.0.1.
+    /// - Parameters:
+    ///   - port: The server's port.
+    ///   - source: The local address to connect from. Linux routes all of 127.0.0.0/8 to the
+    ///     loopback interface, so `127.0.0.2` is a second peer address on the same machine.
+    init(port: Int, from source: String? = nil) throws {
         defer {
             #if canImport(Darwin)
                 var on: Int32 = 1
@@ -24,6 +29,21 @@ final class RawSocket {
             descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(operation: "socket", code: errno) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(descriptor)
+                throw Failure(operation: "bind \(source)", code: code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -42,11 +62,28 @@ final class RawSocket {
 
     deinit { close(descriptor) }
 
+    /// Whether the server has closed (or reset) the connection, without waiting; data it sent
+    /// is read and dropped.
+    var isClosedByPeer: Bool {
+        var probe = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&probe, 1, 0) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
-            let written = bytes[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            // MSG_NOSIGNAL: a connection the server closed is an error here, not SIGPIPE.
+            #if canImport(Glibc)
+                let written = bytes[sent...].withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+            #else
+                let written = bytes[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            #endif
             guard written > 0 else { throw Failure(operation: "write", code: errno) }
             sent += written
         }

@@ -1,0 +1,89 @@
+internal import Foundation
+internal import HTTPTypes
+
+/// The rules for the name and email an account is made of, applied at the edge: sign-up and
+/// log-in read an email through the same ``canonicalEmail(_:)``, so every spelling one accepts
+/// the other accepts too, and each spelling names one account.
+enum AccountFields {
+    /// Limits in UTF-8 bytes as well as characters: one "character" can be any number of
+    /// combining marks, so only a byte limit bounds the memory and hashing work a field costs.
+    static let maximumNameCharacters = 100
+    static let maximumNameBytes = 400
+    static let maximumEmailBytes = 254
+    /// What an email may take before normalisation: compatibility mapping can lengthen text
+    /// (`ﬁ` is one scalar, `fi` two), so the raw bound is looser and the result is bounded again.
+    static let maximumRawEmailBytes = 4 * maximumEmailBytes
+
+    /// A trimmed display name.
+    /// - Throws: ``APIError`` 400 naming the field when it is empty, too long, or holds a
+    ///   control character (NUL among them: SQLite would keep only the text before it).
+    static func validName(_ raw: String) throws(APIError) -> String {
+        let tooLong = APIError(
+            .badRequest,
+            "the name must have 1 to \(maximumNameCharacters) characters and at most \(maximumNameBytes) bytes in UTF-8"
+        )
+        // Bytes first: counting characters walks the whole string.
+        guard raw.utf8.count <= maximumNameBytes * 2 else { throw tooLong }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !containsControlCharacter(name) else { throw controlCharacter(in: "name") }
+        guard !name.isEmpty, name.utf8.count <= maximumNameBytes, name.count <= maximumNameCharacters else {
+            throw tooLong
+        }
+        return name
+    }
+
+    /// The one spelling of an email address under which its account is stored and found.
+    ///
+    /// Lookalike spellings of one address meet here, so a person has one account whichever
+    /// way the address was typed:
+    /// - surrounding white space is trimmed;
+    /// - default-ignorable code points (zero-width space and joiners, soft hyphen, byte-order
+    ///   mark, bidirectional controls) are removed;
+    /// - dotted and dotless `I`/`i` (`İ`, `ı`) become `i`: Turkish case rules pair them
+    ///   differently from every other locale, so the same typed address would otherwise
+    ///   depend on the client's language;
+    /// - Unicode NFKC, then full case folding, then NFKC again (Unicode's NFKC_Casefold):
+    ///   composed and decomposed `é`, the Kelvin sign and fullwidth `ｋ` and `k`, `ﬁ` and `fi`,
+    ///   `ß` and `ss`, upper and lower case all become one;
+    /// - one trailing dot after the domain (`example.com.`, the DNS root) is removed.
+    ///
+    /// The local part is folded too: mail servers may treat case as significant, but no two
+    /// people should hold accounts that differ only by it.
+    /// - Returns: The canonical address, or `nil` when it is not a plausible address (the
+    ///   caller decides whether that is a 400 or a failed log-in).
+    /// - Throws: ``APIError`` 400 naming the field when the address holds a control character
+    ///   (such as NUL, which SQLite would cut the address at).
+    static func canonicalEmail(_ raw: String) throws(APIError) -> String? {
+        guard raw.utf8.count <= maximumRawEmailBytes else { return nil }
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !containsControlCharacter(trimmed) else { throw controlCharacter(in: "email") }
+        var scalars = String.UnicodeScalarView()
+        for scalar in trimmed.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
+            switch scalar {
+            case "\u{130}", "\u{131}": scalars.append("i")
+            default: scalars.append(scalar)
+            }
+        }
+        let folded = String(scalars).precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
+        let parts = folded.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else { return nil }
+        var domain = parts[1]
+        if domain.hasSuffix(".") { domain.removeLast() }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let email = "\(parts[0])@\(domain)"
+        guard email.utf8.count <= maximumEmailBytes, !email.contains(where: \.isWhitespace) else { return nil }
+        return email
+    }
+
+    /// Whether `text` holds a C0 or C1 control character or DEL (Unicode category Cc).
+    static func containsControlCharacter(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    static func controlCharacter(in field: String) -> APIError {
+        APIError(.badRequest, "the \(field) must not contain control characters (such as NUL or a line break)")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import UsersAPI
+
+/// One person, one account: an email reaches the store in one spelling, and text the store
+/// would cut short never reaches it.
+@Suite struct AccountIdentityTests {
+    static let password = "password-1"
+
+    static func signUp(_ email: String, name: String = "Ada", on server: UsersServer) async throws -> RawHTTP.Reply {
+        try await RawHTTP.send(
+            "POST",
+            "/auth/signup",
+            to: server,
+            json: ["name": name, "email": email, "password": password]
+        )
+    }
+
+    static func logIn(_ email: String, on server: UsersServer) async throws -> RawHTTP.Reply {
+        try await RawHTTP.send("POST", "/auth/login", to: server, json: ["email": email, "password": password])
+    }
+
+    static func user(in reply: RawHTTP.Reply) throws -> [String: String] {
+        let object = try JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
+        return try #require(object?["user"] as? [String: String])
+    }
+
+    @Test func emailWithANulIsRefusedAtSignUpAndLogInAndNeverOpensAnotherAccount() async throws {
+        try await withUsersServer { server in
+            let victim = try await Self.signUp("victim@x.io", on: server)
+            #expect(victim.status == 201)
+            // SQLite reads text up to a NUL: this spelling would find the victim's row.
+            let impostor = try await Self.signUp("victim@x.io\u{0}evil", on: server)
+            #expect(impostor.status == 400)
+            #expect(impostor.text.contains("email must not contain control characters"))
+            let logIn = try await Self.logIn("victim@x.io\u{0}evil", on: server)
+            #expect(logIn.status == 400)
+            #expect(!logIn.text.contains("token"))
+            for control in ["\u{1}", "\u{7F}", "\u{85}", "\u{1B}[31m"] {
+                #expect(try await Self.signUp("a\(control)b@x.io", on: server).status == 400)
+            }
+        }
+    }
+
+    @Test func nameWithAControlCharacterIsRefusedNamingTheField() async throws {
+        try await withUsersServer { server in
+            for name in ["a\u{0}b", "line\nbreak", "bell\u{7}", "csi\u{9B}"] {
+                let reply = try await Self.signUp("ada@x.io", name: name, on: server)
+                #expect(reply.status == 400, "\(name.debugDescription)")
+                #expect(reply.text.contains("name must not contain control characters"))
+            }
+            // Nothing was stored: the address is still free.
+            #expect(try await Self.signUp("ada@x.io", name: "Ada Lovelace", on: server).status == 201)
+        }
+    }
+
+    @Test func pagingCursorWithANulIsRefused() async throws {
+        try await withUsersServer { server in
+            let token = try await RawHTTP.signUp("ada@x.io", to: server)
+            let reply = try await RawHTTP.send("GET", "/users?after=abc%00def", to: server, token: token)
+            #expect(reply.status == 400)
+            #expect(reply.text.contains("after cursor"))
+        }
+    }
+
+    /// Pairs of spellings of one address: the first signs up, the second is the same person.
+    static let lookalikes: [(String, String)] = [
+        ("jos\u{E9}@x.io", "jose\u{301}@x.io"),  // composed and decomposed é
+        ("ken@x.io", "\u{212A}en@x.io"),  // Kelvin sign
+        ("ken2@x.io", "\u{FF4B}en2@x.io"),  // fullwidth k
+        ("imran@x.io", "\u{131}mran@x.io"),  // dotless i
+        ("IMRAN2@x.io", "\u{130}mran2@x.io"),  // dotted capital I
+        ("fish@x.io", "\u{FB01}sh@x.io"),  // fi ligature
+        ("zero@x.io", "ze\u{200B}ro@x.io"),  // zero-width space
+        ("joiner@x.io", "join\u{200D}er@x.io\u{FEFF}"),  // zero-width joiner, byte-order mark
+        ("dot@x.io", "dot@x.io."),  // the DNS root's trailing dot
+        ("strasse@x.io", "STRA\u{DF}E@X.IO"),  // sharp s folds to ss
+        ("fullwidth@x.io", "fullwidth\u{FF20}x.io"),  // fullwidth commercial at
+    ]
+
+    @Test(arguments: lookalikes)
+    func lookalikeSpellingsAreOneAccount(signUpSpelling: String, otherSpelling: String) async throws {
+        try await withUsersServer { server in
+            let first = try await Self.signUp(signUpSpelling, on: server)
+            #expect(first.status == 201)
+            let second = try await Self.signUp(otherSpelling, on: server)
+            #expect(second.status == 409)
+            let logIn = try await Self.logIn(otherSpelling, on: server)
+            #expect(logIn.status == 200)
+            #expect(try Self.user(in: logIn)["id"] == Self.user(in: first)["id"])
+            // The account shows the one spelling it is stored under.
+            #expect(try Self.user(in: logIn)["email"] == Self.user(in: first)["email"])
+        }
+    }
+
+    @Test func storedSpellingIsTheCanonicalOne() async throws {
+        try await withUsersServer { server in
+            let reply = try await Self.signUp("  \u{FF2B}ELVIN\u{200B}@Example.COM.  ", on: server)
+            #expect(reply.status == 201)
+            #expect(try Self.user(in: reply)["email"] == "kelvin@example.com")
+            #expect(try await Self.signUp("a@b..", on: server).status == 400)
+            #expect(try await Self.signUp("a@.b.c", on: server).status == 400)
+        }
+    }
+}
