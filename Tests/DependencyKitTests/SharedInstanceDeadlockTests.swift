@@ -183,7 +183,7 @@ private func exitWithFailureIfStillRunning(afterSeconds seconds: Int) {
 }
 
 private func writeToStandardError(_ text: String) {
-    PlatformLock.writeToStandardError(text)
+    _ = text.withCString { write(2, $0, strlen($0)) }
 }
 
 private final class Loop: Sendable {
