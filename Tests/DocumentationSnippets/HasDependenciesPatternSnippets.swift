@@ -38,3 +38,35 @@ enum WelcomeBanner: HasWeatherDependencies {
 private final class EveningWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 20) } }
 }
+
+// snippet: pattern-inject
+typealias InjectWeather<Value: Sendable> = Inject<WeatherInjector, Value>
+
+struct EveningReportViewModel {
+    @InjectWeather({ $0.resolveWeatherReporter() }) var reporter
+
+    func report(for name: String) async throws -> String {  // not `mutating`
+        try await reporter.report(for: name, in: "Lisbon")
+    }
+}
+
+final class ForecastController {
+    @InjectWeather({ $0.resolveForecastService() }) var forecasts
+}
+
+@MainActor final class GreetingScreen {
+    @InjectWeather({ $0.resolveGreeter() }) var greeter
+
+    func title(for name: String) -> String { greeter.greeting(for: name) }
+}
+// end-snippet
+
+@Suite(.dependencies(TestDependency()))
+struct InjectSnippetTests {
+    @Test func aStructClassAndMainActorTypeReadTheTestsContainer() async throws {
+        let model = EveningReportViewModel()
+        #expect(try await model.report(for: "Ada") == "Good morning, Ada! Mild in Lisbon, 21 °C.")
+        #expect(try await ForecastController().forecasts.forecast(for: "Oslo").celsius == -3)
+        #expect(await GreetingScreen().title(for: "Ada") == "Good morning, Ada!")
+    }
+}
