@@ -1,12 +1,6 @@
 internal import NIOConcurrencyHelpers
 internal import NIOCore
 
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
-
 /// What each peer address holds of one server: its open connections, and of those the ones
 /// that have not yet sent a complete request head.
 ///
@@ -100,16 +94,19 @@ final class PeerAdmission: Sendable {
         }
     }
 
+    /// Read from the socket address's bytes, in network order: `sin_addr` starts at byte 4 of
+    /// a `sockaddr_in` and `sin6_addr` at byte 8 of a `sockaddr_in6`, on Linux and on Darwin.
+    /// (Naming the fields would tie this file to whichever C module the compiler finds them in.)
     static func key(_ address: SocketAddress?) -> Key {
+        func bigEndian(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
         switch address {
         case .v4(let v4):
-            return .v4(UInt32(bigEndian: v4.address.sin_addr.s_addr))
+            return .v4(
+                UInt32(withUnsafeBytes(of: v4.address) { bigEndian(UnsafeRawBufferPointer(rebasing: $0[4..<8])) }))
         case .v6(let v6):
-            var address = v6.address.sin6_addr
-            let prefix = withUnsafeBytes(of: &address) { bytes in
-                bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            }
-            return .v6(prefix)
+            return .v6(withUnsafeBytes(of: v6.address) { bigEndian(UnsafeRawBufferPointer(rebasing: $0[8..<16])) })
         case .unixDomainSocket, nil:
             return .local
         }
