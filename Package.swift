@@ -15,8 +15,19 @@ let package = Package(
         .library(name: "DependencyKitTesting", targets: ["DependencyKitTesting"]),
         .library(name: "AppCore", targets: ["AppCore"]),
     ],
+    traits: [
+        // Replaces every runtime shortcut (Sources/DependencyKit/Internal/RuntimeShortcuts.swift) with
+        // public API: `swift build --traits PublicAPIOnly`, or `.package(..., traits: ["PublicAPIOnly"])`.
+        .trait(
+            name: "PublicAPIOnly",
+            description: "Use only public Swift API: no runtime entry points, per-thread scope copy or raw blocks."
+        )
+    ],
     targets: [
-        .target(name: "DependencyKitAtomics"),
+        .target(
+            name: "DependencyKitAtomics",
+            cSettings: [.define("DK_PUBLIC_API_ONLY", .when(traits: ["PublicAPIOnly"]))]
+        ),
         .target(name: "DependencyKit", dependencies: ["DependencyKitAtomics"], swiftSettings: swiftSettings),
         .target(name: "DependencyKitTesting", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
         .target(name: "AppCore", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),

@@ -10,6 +10,8 @@
 #
 # Usage: Scripts/benchmarks-instructions.sh [benchmark ...]   (default: every benchmark)
 #   LOW=2000 HIGH=22000 to change the two iteration counts.
+#   PUBLIC_API_ONLY=1 to count DependencyKit built without its runtime shortcuts (the `PublicAPIOnly`
+#   trait's build; see Sources/DependencyKit/Internal/RuntimeShortcuts.swift), in .build-public-api.
 set -euo pipefail
 
 cd "$(dirname "$0")/../Benchmarks"
@@ -22,9 +24,14 @@ echo "== building the probe (release)" >&2
 # SwiftPM keeps a release build plan that does not notice source files added to or removed from
 # the DependencyKit package this one depends on by path; remove it so the plan is made again
 # (the build itself stays incremental).
-rm -f .build/release.yaml
-swift build -c release --product DependencyKitProbe >&2
-binary=$(swift build -c release --show-bin-path)/DependencyKitProbe
+build=(-c release)
+if [ -n "${PUBLIC_API_ONLY:-}" ]; then
+    # The dependency is by path, so the trait is set as the conditions it defines.
+    build+=(--scratch-path .build-public-api -Xswiftc -DPublicAPIOnly -Xcc -DDK_PUBLIC_API_ONLY)
+fi
+rm -f .build/release.yaml .build-public-api/release.yaml
+swift build "${build[@]}" --product DependencyKitProbe >&2
+binary=$(swift build "${build[@]}" --show-bin-path)/DependencyKitProbe
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$binary" "$work/probe"

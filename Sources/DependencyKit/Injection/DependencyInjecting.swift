@@ -111,9 +111,7 @@ extension ContainerStorage {
                     + "Install a container that conforms to \(Refined.self) at launch, and derive test containers from it."
             )
         }
-        if let base = container as AnyObject as? DependencyContainer {
-            _ = ContainerConversions.add(refined, of: base)
-        }
+        keep(refined, of: container)
         return refined
     }
 }
@@ -150,17 +148,21 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     final class Box: Sendable {
         @usableFromInline
         let container: Container
-        /// The list of conversions `container` keeps (see ``ContainerConversions``), or `nil` for a
-        /// container type that does not derive from ``DependencyContainer``. A plain pointer, so a
-        /// read follows it without reference counting; the container lives as long as the box.
-        /// `nonisolated(unsafe)`: written once in `init`, and the word it points at is only read
-        /// and written with atomics.
-        @usableFromInline
-        nonisolated(unsafe) let conversions: UnsafeMutablePointer<Int>?
+        #if !PublicAPIOnly
+            /// The list of conversions `container` keeps (see ``ContainerConversions``), or `nil` for a
+            /// container type that does not derive from ``DependencyContainer``. A plain pointer, so a
+            /// read follows it without reference counting; the container lives as long as the box.
+            /// `nonisolated(unsafe)`: written once in `init`, and the word it points at is only read
+            /// and written with atomics.
+            @usableFromInline
+            nonisolated(unsafe) let conversions: UnsafeMutablePointer<Int>?
+        #endif
 
         init(_ container: Container) {
             self.container = container
-            conversions = (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
+            #if !PublicAPIOnly
+                conversions = Self.conversions(of: container)
+            #endif
         }
     }
 
@@ -369,9 +371,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @inlinable
     @inline(__always)
     func scopedContainer(from head: UnsafeRawPointer?) -> Container? {
-        innermostFrame(from: head)?._withUnsafeGuaranteedRef { frame in
-            frame.binding.assumingMemoryBound(to: Container.self).pointee
-        }
+        innermostFrame(from: head)?._withUnsafeGuaranteedRef { $0.boundContainer(as: Container.self) }
     }
 
     /// The innermost frame of this storage in the chain that starts at `head`, unretained.
@@ -395,34 +395,6 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         return nil
     }
 
-    /// The container in effect, as `Refined`, if the container converted itself to `Refined`
-    /// before (see ``ContainerConversions``); `nil` otherwise, and for a container that is not a
-    /// ``DependencyContainer``.
-    ///
-    /// Read without a cast: the copy the container keeps, found in its list of conversions. The
-    /// copy is read while its container is alive: a scope frame the current task keeps, or an
-    /// installed box, which is never freed.
-    @inlinable
-    @inline(__always)
-    package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
-        if _slowPath(liveScopes.loadRelaxed() != 0),
-            let frame = innermostFrame(from: ScopeFrame.borrowedInnermost)
-        {
-            return frame._withUnsafeGuaranteedRef { frame in
-                ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)
-                    .map { $0.assumingMemoryBound(to: Refined.self).pointee }
-            }
-        }
-        let raw = installedBox.loadAcquire()
-        guard _fastPath(raw != 0) else { return nil }
-        return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-            ._withUnsafeGuaranteedRef { box in
-                guard let conversions = box.conversions else { return nil }
-                return ContainerConversions.find(in: conversions, as: Refined.self)
-                    .map { $0.assumingMemoryBound(to: Refined.self).pointee }
-            }
-    }
-
     /// The innermost scoped container of this storage in the current task, if any, through the
     /// task-local only.
     package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
@@ -439,8 +411,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     ///   ``frame(binding:converted:parent:)``.
     @usableFromInline
     package func frame(reusingBindingOf container: DependencyContainer, parent: ScopeFrame?) -> ScopeFrame? {
-        guard let value = ContainerConversions.find(in: container.sharedInstances.conversions, as: Container.self)
-        else { return nil }
+        guard let value = ScopeFrame.keptBinding(of: container, as: Container.self) else { return nil }
         return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
     }
 
@@ -453,7 +424,7 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
     @usableFromInline
     package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame
     {
-        guard let value = ContainerConversions.add(converted, of: container) else {
+        guard let value = ScopeFrame.makeBinding(of: container, converted: converted) else {
             // `InjectableContainer` makes every container a class, and an injector's container
             // type is that class or an existential of its protocol, which holds it by reference.
             fatalError(

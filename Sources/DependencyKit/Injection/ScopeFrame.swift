@@ -1,6 +1,3 @@
-// `public import`: the synchronous shortcut is inlined into the modules that read a container.
-public import DependencyKitAtomics
-
 /// One binding of a container to a storage in the current task's scope chain.
 ///
 /// Frames form a linked list held in a single task-local, innermost first. A frame counts
@@ -14,12 +11,8 @@ public import DependencyKitAtomics
 /// Reading a task-local costs a few hundred instructions. A synchronous scope
 /// (``bind(_:operation:)``) also records its frame in a per-thread slot, tagged with the task it
 /// runs in, for as long as its operation runs; a read on that thread, from that same task, walks
-/// the chain from the slot without the task-local lookup. It is the same chain: while a
-/// synchronous operation runs, its task cannot run anywhere else, and every binding of
-/// ``current`` inside it goes through ``bind(_:operation:)``, which updates the slot. Code that a
-/// nested run loop runs on the same thread for another task sees a different task in the tag and
-/// takes the task-local path; code run there outside any task sees the slot, exactly as it sees a
-/// task-local bound outside any task (which is kept per thread).
+/// the chain from the slot without the task-local lookup. Why that is the same chain, and the
+/// public-API build without it: RuntimeShortcuts.swift, section 3.
 @usableFromInline
 package final class ScopeFrame: Sendable {
     /// The chain of frames visible to the current task, ending in ``root``.
@@ -29,11 +22,11 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     @TaskLocal static var chain: ScopeFrame = root
 
-    /// The innermost frame visible to the current task, borrowed (see ``borrowedTaskLocalObject(_:)``):
-    /// `nil` outside any scope.
+    /// The innermost frame visible to the current task, borrowed (see
+    /// ``borrowedTaskLocalObject(_:key:unbound:)``): `nil` or ``root`` outside any scope.
     @inlinable
     @inline(__always)
-    static var borrowedHead: UnsafeRawPointer? { borrowedTaskLocalObject(chainKey) }
+    static var borrowedHead: UnsafeRawPointer? { borrowedTaskLocalObject(chainLocal, key: chainKey, unbound: root) }
 
     /// The key ``chain`` is stored under (see ``taskLocalKey(_:)``).
     @usableFromInline
@@ -62,11 +55,17 @@ package final class ScopeFrame: Sendable {
     /// as the frame.
     @usableFromInline
     let owner: DependencyContainer
-    /// The address of the container as its storage's `Container` type, in the container's
-    /// conversions (see ``ContainerConversions``); typed by `storage`. `nonisolated(unsafe)` is
-    /// sound: an immutable address, read only while `owner`, which keeps the memory, is alive.
-    @usableFromInline
-    nonisolated(unsafe) let binding: UnsafeRawPointer
+    #if PublicAPIOnly
+        /// The container as its storage's `Container` type, boxed (see ``Binding``); typed by `storage`.
+        @usableFromInline
+        let binding: Binding
+    #else
+        /// The address of the container as its storage's `Container` type, in the container's
+        /// conversions (see ``Binding``); typed by `storage`. `nonisolated(unsafe)` is sound: an
+        /// immutable address, read only while `owner`, which keeps the memory, is alive.
+        @usableFromInline
+        nonisolated(unsafe) let binding: Binding
+    #endif
     /// The next outer frame.
     @usableFromInline
     let parent: ScopeFrame?
@@ -76,7 +75,7 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     let outerOfOtherStorage: ScopeFrame?
 
-    init(storage: AtomicWord, owner: DependencyContainer, binding: UnsafeRawPointer, parent: ScopeFrame?) {
+    init(storage: AtomicWord, owner: DependencyContainer, binding: Binding, parent: ScopeFrame?) {
         self.storage = storage
         self.owner = owner
         self.binding = binding
@@ -89,9 +88,12 @@ package final class ScopeFrame: Sendable {
     /// read.
     private convenience init() {
         let nothing = DependencyContainer()
-        self.init(
-            storage: AtomicWord(), owner: nothing,
-            binding: UnsafeRawPointer(Unmanaged.passUnretained(nothing).toOpaque()), parent: nil)
+        #if PublicAPIOnly
+            let binding = BindingBox(nothing)
+        #else
+            let binding = address(of: nothing)
+        #endif
+        self.init(storage: AtomicWord(), owner: nothing, binding: binding, parent: nil)
     }
 
     deinit {
@@ -112,17 +114,8 @@ package final class ScopeFrame: Sendable {
     /// DependencyKit's on the stack besides the task-local's (400 bytes a level, not 512).
     @inline(__always)
     package static func bind<R>(_ frame: ScopeFrame?, operation: () throws -> R) rethrows -> R {
-        let outer = dk_thread_scope_get()
-        dk_thread_scope_set(
-            dk_thread_scope(
-                task: dk_current_task(),
-                frame: frame.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) },
-                bound: 1
-            )
-        )
-        defer { dk_thread_scope_set(outer) }
         // `withValue` keeps `frame`, and so its parents, alive until the slot is restored.
-        return try $chain.withValue(frame ?? root, operation: operation)
+        try withThreadSlot(frame) { try $chain.withValue(frame ?? root, operation: operation) }
     }
 
     /// Runs the asynchronous `operation` with `frame` as the current chain.
@@ -143,18 +136,6 @@ package final class ScopeFrame: Sendable {
         try await chainLocal.withValue(frame ?? root, operation: operation, isolation: isolation)
     }
 
-    /// The innermost frame of the synchronous scope running on this thread for the current task.
-    ///
-    /// - Returns: `.some(frame)` (possibly `.some(nil)`: a synchronous scope that binds nothing)
-    ///   when the shortcut applies; `nil` when the caller must read the task-local.
-    @inlinable
-    @inline(__always)
-    static var shortcut: UnsafeRawPointer?? {
-        let slot = dk_thread_scope_get()
-        guard slot.bound != 0, slot.task == dk_current_task() else { return nil }
-        return .some(slot.frame)
-    }
-
     /// The innermost frame of the current task, borrowed: through this thread's slot when the
     /// shortcut applies, else through the task-local. The binding that stored it keeps it alive
     /// while a synchronous read runs in the task that sees it.
@@ -162,34 +143,3 @@ package final class ScopeFrame: Sendable {
     @inline(__always)
     static var borrowedInnermost: UnsafeRawPointer? { shortcut ?? borrowedHead }
 }
-
-/// The object a task-local of class type holds in the current task, borrowed: `nil` when the
-/// task-local is not bound (or is bound to `nil`).
-///
-/// `TaskLocal.get()` is not inlinable: it copies the value out through value witnesses, a retain
-/// and a release, about 130 instructions per read. This reads the reference the binding stored,
-/// through the runtime entry point that `get()` itself calls and with the key that `withValue` —
-/// which *is* inlined into every client — pushes and pops: the task-local's own address. The
-/// reference is not retained; callers use it only while the current task cannot leave the binding,
-/// which keeps the object alive.
-/// - Parameter key: The task-local's key, from ``taskLocalKey(_:)``.
-@inlinable
-@inline(__always)
-func borrowedTaskLocalObject(_ key: Int) -> UnsafeRawPointer? {
-    runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?.load(as: UnsafeRawPointer?.self)
-}
-
-/// The key a task-local's values are stored under: its own address. Task-locals here are globals
-/// that live as long as the process, so the key never dangles.
-func taskLocalKey<Value>(_ local: TaskLocal<Value>) -> Int {
-    Int(bitPattern: Unmanaged.passUnretained(local).toOpaque())
-}
-
-/// The Swift runtime's task-local lookup: the address of the value bound to `key` in the current
-/// task (or, outside any task, on the current thread), or `nil` when nothing is bound.
-///
-/// The entry point `TaskLocal.get()` calls; declared here with the Swift calling convention, as the
-/// standard library declares it, so a read can borrow the stored value instead of copying it.
-@usableFromInline
-@_silgen_name("swift_task_localValueGet")
-func runtimeTaskLocalValue(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?

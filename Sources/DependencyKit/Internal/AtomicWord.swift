@@ -16,7 +16,7 @@ package final class AtomicWord: @unchecked Sendable {
 
     package init(_ initialValue: Int = 0) {
         // Two words: the allocator's smallest block holds both, and a container keeps its
-        // conversions in the second (see ``spare``), so that they need no allocation of their own.
+        // conversions in the second (see RuntimeShortcuts.swift), so that they need no allocation of their own.
         word = .allocate(capacity: 2)
         word.initialize(to: initialValue)
         (word + 1).initialize(to: 0)
@@ -26,11 +26,6 @@ package final class AtomicWord: @unchecked Sendable {
         word.deinitialize(count: 2)
         word.deallocate()
     }
-
-    /// A second word in the same allocation, `0` until written; read and written with the same
-    /// atomics. Only ``SharedInstances`` uses it, for its container's conversions.
-    @inlinable
-    package var spare: UnsafeMutablePointer<Int> { word + 1 }
 
     /// Loads with acquire ordering: everything written before the matching release store is visible.
     @inlinable

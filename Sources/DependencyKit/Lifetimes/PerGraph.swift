@@ -79,7 +79,7 @@ package final class GraphFrame: @unchecked Sendable {
     /// instead of copying it out through `TaskLocal.get()`.
     @inlinable
     static var isBound: Bool {
-        guard let raw = borrowedTaskLocalObject(currentKey) else { return false }
+        guard let raw = borrowedTaskLocalObject(currentLocal, key: currentKey) else { return false }
         return !Unmanaged<GraphFrame>.fromOpaque(raw).takeUnretainedValue().hasEnded
     }
 

@@ -207,12 +207,6 @@ package struct SharedInstances: Sendable {
         }
     }
 
-    /// The head of the container's conversions (see ``ContainerConversions``): `0`, or the
-    /// address of the newest block. Kept in the spare word of ``newestTable``, so that a container
-    /// costs no allocation for it until it is first converted.
-    @inlinable
-    package var conversions: UnsafeMutablePointer<Int> { newestTable.spare }
-
     /// How many cells the container holds, and how many table slots it keeps for them across every
     /// table it has published. For tests of the memory bound.
     package var footprint: (cells: Int, slots: Int, tables: Int) {

@@ -48,7 +48,7 @@ open class DependencyContainer: DependencyResolving, @unchecked Sendable {
     public init() {}
 
     deinit {
-        ContainerConversions.end(sharedInstances.conversions)
+        endConversions()
     }
 }
 

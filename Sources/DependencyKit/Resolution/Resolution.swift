@@ -70,7 +70,7 @@ package func withResolution<T, Failure: Error>(
         UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
             || (depth == 1 && !DiagnosticsWord.isActive))
     {
-        defer { dk_resolution_depth_leave() }
+        defer { leaveResolution() }
         return try body()
     }
     return try countedDiagnosedResolution(

@@ -96,12 +96,11 @@ static inline intptr_t dk_diagnostics_fetch_and(intptr_t bits) {
 #define DK_THREAD_LOCAL _Thread_local
 #endif
 
-// Initial-exec: one %fs-relative access instead of a call to __tls_get_addr on every resolution.
-#if defined(__ELF__)
-#define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
-#else
+// The default TLS model, so that a shared library containing DependencyKit can be loaded with
+// `dlopen` (an initial-exec variable must fit the static TLS block that glibc sizes at start-up,
+// and `dlopen` fails with "cannot allocate memory in static TLS block" when it does not). Linked
+// into an executable, the linker relaxes the access to a thread-pointer-relative load anyway.
 #define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL
-#endif
 
 // Only ever touched through the functions below. Starts at 0 on every thread.
 extern DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth;
@@ -123,20 +122,24 @@ static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_dept
 // resolution returns.
 extern DK_DEPTH_THREAD_LOCAL void *_Nullable dk_graph_record;
 
-// Ends the thread's graph: clears the record, then releases it (its instances' deinits may resolve).
-void dk_graph_end(void);
-
 #if defined(__GNUC__) || defined(__clang__)
 #define DK_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
 #else
 #define DK_UNLIKELY(condition) (condition)
 #endif
 
-// Leaves a resolution. The outermost (the depth is 0 again) ends the graph, if a `perGraph {}`
-// made one. Tested on the decremented word rather than on the depth the resolution entered at,
-// so that no register has to carry that depth across the resolution's body.
-static inline void dk_resolution_depth_leave(void) {
-    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) dk_graph_end();
+// Leaves a resolution. Returns the graph the caller must end (clearing the thread's record, then
+// releasing it: its instances' deinits may resolve) when this was the outermost (the depth is 0
+// again) and a `perGraph {}` made one; else NULL. Tested on the decremented word rather than on
+// the depth the resolution entered at, so that no register has to carry that depth across the
+// resolution's body.
+static inline void *_Nullable dk_resolution_depth_leave(void) {
+    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) {
+        void *record = dk_graph_record;
+        dk_graph_record = 0;
+        return record;
+    }
+    return 0;
 }
 
 static inline void *_Nullable dk_graph_record_get(void) { return dk_graph_record; }
@@ -146,7 +149,9 @@ static inline void dk_graph_record_set(void *_Nullable record) { dk_graph_record
 // MARK: - The thread's scope
 
 // The scope bound by the innermost synchronous scope running on this thread, and the task it runs in
-// (`NULL` outside any task). `bound` is 0 when no synchronous scope runs on this thread; when it is 1,
+// (`NULL` outside any task): the per-thread copy of the scope chain that
+// Sources/DependencyKit/Internal/RuntimeShortcuts.swift describes (section 3). `bound` is 0 when no
+// synchronous scope runs on this thread; when it is 1,
 // `frame` is the innermost frame (`NULL` for a scope that binds no container). Only ScopeFrame.bind
 // writes it, and restores the previous value before it returns.
 typedef struct {
@@ -155,21 +160,21 @@ typedef struct {
     intptr_t bound;
 } dk_thread_scope;
 
-#if defined(__linux__) && !defined(__ANDROID__)
-// Initial-exec: a thread-pointer-relative load, even from a shared library, instead of a call.
-#define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
-#else
+// The default TLS model, as for the depth above.
 #define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL
-#endif
 
 extern DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
 
-// The running task's address (NULL outside any task): the concurrency runtime's entry point that
-// `withUnsafeCurrentTask` calls, without that function's generic closure and retain. DependencyKit
-// only compares the address with another, never dereferences it.
+// The running task's address, unretained (NULL outside any task): the concurrency runtime's entry
+// point that `withUnsafeCurrentTask` calls. What it assumes and why it holds:
+// Sources/DependencyKit/Internal/RuntimeShortcuts.swift, section 2, the only caller. Declared here
+// because Swift reserves the name for its runtime and warns on `@_silgen_name` declarations of it.
+// Not declared in the public-API build (the `PublicAPIOnly` trait defines DK_PUBLIC_API_ONLY).
+#if !defined(DK_PUBLIC_API_ONLY)
 extern void *_Nullable swift_task_getCurrent(void) __attribute__((swiftcall));
 
 static inline const void *_Nullable dk_current_task(void) { return swift_task_getCurrent(); }
+#endif
 
 static inline dk_thread_scope dk_thread_scope_get(void) { return dk_current_thread_scope; }
 
