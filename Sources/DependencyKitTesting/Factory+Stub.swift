@@ -1,5 +1,17 @@
 public import DependencyKit
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#elseif os(Windows)
+    import WinSDK
+#endif
+
 extension Factory {
     /// A factory that creates modules with `create` instead of the module's initialiser.
     ///
@@ -48,9 +60,11 @@ extension Factory {
     /// users know.
     ///
     /// Unlike ``stub(returning:dependency:)`` the module need not be `Sendable`: it is handed
-    /// over (`sending`) to the factory, which returns this very instance from every creation.
-    /// Use the factory where the test made it — one test, one isolation domain — since every
-    /// caller of `create` gets the same non-`Sendable` object.
+    /// over (`sending`) to the factory, which returns this very instance from every creation in
+    /// the isolation domain that made the stub — on the actor the test runs on, or, in a
+    /// nonisolated test, in its task (outside any task, on its thread). A creation from another
+    /// domain would share a non-`Sendable` object between two domains: it stops the test with a
+    /// message instead.
     ///
     /// ```swift
     /// let card = GreetingCardDouble()
@@ -60,12 +74,14 @@ extension Factory {
     ///   - module: The instance to return.
     ///   - dependency: What ``DependencyKit/Factory/dependency`` returns, if the code under
     ///     test reads it.
+    ///   - isolation: The isolation domain the module stays in: the caller's.
     /// - Returns: The stub factory.
     public static func stub(
         _ module: sending Module,
-        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing()
+        dependency: @autoclosure @escaping @Sendable () -> Module.Dependency = stubDependencyMissing(),
+        isolation: isolated (any Actor)? = #isolation
     ) -> Factory {
-        Factory(makeDependency: dependency, create: returningHeld(Locked(module)))
+        Factory(makeDependency: dependency, create: returningHeld(DomainBound(module, isolation: isolation)))
     }
 
     /// A factory that records each payload in `recorder`, then creates the module with `create`.
@@ -101,7 +117,66 @@ func stubDependencyMissing<Dependency>() -> Dependency {
 }
 
 /// A creation that returns the module `held` holds. A free function, so that the closure
-/// captures only the lock, not the module's metatype.
-private func returningHeld<Module, Payload>(_ held: Locked<Module>) -> @Sendable (Payload) -> Module {
-    { _ in held.withLock { $0 } }
+/// captures only the holder, not the module's metatype.
+private func returningHeld<Module, Payload>(_ held: DomainBound<Module>) -> @Sendable (Payload) -> Module {
+    { _ in held.value }
+}
+
+/// A value that is not `Sendable`, read only in the isolation domain that made it: on the actor it
+/// was made on; made outside any actor, in the task that made it; outside any task, on the thread.
+///
+/// `@unchecked Sendable` is sound because every read checks that domain and stops otherwise, naming
+/// the fix: the value is never reached from a second domain, which is what `Sendable` guards
+/// against. (On Apple platforms older than macOS 14 / iOS 17, whose runtime cannot check an actor's
+/// isolation synchronously, a stub made on an actor is not checked.)
+private final class DomainBound<Value>: @unchecked Sendable {
+    private let held: Value
+    private let actor: (any Actor)?
+    private let domain: Domain
+
+    /// The identity of a nonisolated domain: the task's hash, else the thread's.
+    private enum Domain: Equatable {
+        case task(Int)
+        case thread(Int)
+        case actor
+
+        static var current: Domain {
+            if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return .task(task) }
+            return .thread(currentThreadID())
+        }
+    }
+
+    init(_ value: sending Value, isolation: isolated (any Actor)?) {
+        held = value
+        actor = isolation
+        domain = isolation == nil ? .current : .actor
+    }
+
+    /// The value, after checking that the caller runs in its domain.
+    var value: Value {
+        let message =
+            "A Factory.stub(_:) made with a non-Sendable \(Value.self) created it outside the isolation domain "
+            + "that made the stub; the module would be shared between two domains. Make the module Sendable "
+            + "and use `stub(returning:)`, or make one per creation with `stub { payload in ... }`."
+        if let actor {
+            if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+                actor.preconditionIsolated(message)
+            }
+        } else if Domain.current != domain {
+            fatalError(message)
+        }
+        return held
+    }
+}
+
+/// The current thread's identity, for ``DomainBound``.
+private func currentThreadID() -> Int {
+    #if os(Windows)
+        Int(GetCurrentThreadId())
+    #elseif canImport(Android)
+        Int(pthread_self())
+    #else
+        // `pthread_t` is an unsigned word (glibc) or a pointer (Darwin, musl).
+        Int(bitPattern: pthread_self())
+    #endif
 }

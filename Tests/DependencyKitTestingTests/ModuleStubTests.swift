@@ -111,6 +111,22 @@ struct PureParityStubTests {
         #expect(factory.create(payload: 3).text == "draft 0")
     }
 
+    @Test func stubFactoryOfANonSendableModuleStopsWhenAnotherTaskCreates() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let factory = DraftModel.Factory.stub(DraftModel(dependency: (), payload: 0))
+            _ = await Task.detached { factory.create(payload: 1).text }.value
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("created it outside the isolation domain that made the stub"))
+    }
+
+    @MainActor
+    @Test func stubFactoryMadeOnAnActorReturnsItsModuleThere() {
+        let draft = DraftModel(dependency: (), payload: 4)
+        let factory = DraftModel.Factory.stub(draft)
+        #expect(factory.create(payload: 1) === draft)
+    }
+
     @Test func stubConfiguratorWithoutAClosureConfiguresNothing() {
         let banner = Banner()
         Banner.Configurator.stub().configure(banner)

@@ -6,10 +6,9 @@
 /// Give it a value with a size (a counter, a dictionary), not `Void`: ThreadSanitizer reports
 /// false races on the zero-sized `inout` access that `Locked<Void>` makes.
 ///
-/// `@unchecked Sendable` is sound here: `value` is only reached through `withLock`, which holds
-/// the mutex for the whole access, and the mutex itself lives at a stable heap address that is
-/// never moved or copied.
-package final class Locked<Value>: @unchecked Sendable {
+/// `Sendable` when `Value` is, as swift-nio's `NIOLockedValueBox`: a lock makes access exclusive, it
+/// does not make a value that is not `Sendable` safe to hand to another isolation domain.
+package final class Locked<Value> {
     private let mutex = PlatformLock()
     private var value: Value
 
@@ -28,3 +27,8 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// `@unchecked Sendable` is sound here: `value` is `Sendable` and only reached through `withLock`,
+/// which holds the mutex for the whole access, and the mutex itself lives at a stable heap address
+/// that is never moved or copied.
+extension Locked: @unchecked Sendable where Value: Sendable {}
