@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds DependencyKit into a shared library (IntegrationTests/DynamicLoadingCheck, product GraphPlugin), loads it
+# Builds DependencyKit into a shared library (IntegrationTests/DynamicLoadingCheck, product
+# GraphPlugin), loads it
 # with dlopen from a C host process that has no Swift in it, and resolves a graph through an exported
 # entry point: the global container, a scope and a per-graph instance, so every thread-local of the
 # engine is used from the loaded library.

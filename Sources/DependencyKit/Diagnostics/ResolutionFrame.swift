@@ -223,7 +223,7 @@ func countedDiagnosedResolution<T, Failure: Error>(
     if outermost { dk_resolution_depth_add(bias) }
     defer {
         if outermost { dk_resolution_depth_add(-bias) }
-        leaveResolution()
+        dk_resolution_depth_leave()
     }
     return try diagnosedResolution(
         name, of: type, lifetime: lifetime, container: container, implementer: implementer,

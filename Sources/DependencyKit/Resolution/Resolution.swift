@@ -70,7 +70,7 @@ package func withResolution<T, Failure: Error>(
         UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
             || (depth == 1 && !DiagnosticsWord.isActive))
     {
-        defer { leaveResolution() }
+        defer { dk_resolution_depth_leave() }
         return try body()
     }
     return try countedDiagnosedResolution(
@@ -122,6 +122,15 @@ func countedDiagnosedResolution<T>(
     try countedDiagnosedResolution(
         name, of: T.self, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
         cycleError: nil as ((Diagnostics.CycleError) -> any Error)?, body)
+}
+
+/// Ends the graph of this thread's outermost synchronous resolution (`dk_graph_end`, in C, calls it
+/// when that resolution returns): releases the record the thread held retained (see
+/// `GraphFrame.forCurrentResolution`), with ordinary reference counting. The record is already
+/// cleared, so the instances' deinits may resolve.
+@_cdecl("dk_graph_release")
+func releaseGraphRecord(_ record: UnsafeMutableRawPointer) {
+    Unmanaged<GraphFrame>.fromOpaque(record).release()
 }
 
 /// Sends the resolutions still to come in this thread's synchronous graph down the diagnosed path,

@@ -122,24 +122,21 @@ static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_dept
 // resolution returns.
 extern DK_DEPTH_THREAD_LOCAL void *_Nullable dk_graph_record;
 
+// Ends the thread's graph: clears the record, then releases it (its instances' deinits may resolve)
+// through `dk_graph_release`, which DependencyKit defines in Swift (ordinary reference counting).
+void dk_graph_end(void);
+
 #if defined(__GNUC__) || defined(__clang__)
 #define DK_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
 #else
 #define DK_UNLIKELY(condition) (condition)
 #endif
 
-// Leaves a resolution. Returns the graph the caller must end (clearing the thread's record, then
-// releasing it: its instances' deinits may resolve) when this was the outermost (the depth is 0
-// again) and a `perGraph {}` made one; else NULL. Tested on the decremented word rather than on
-// the depth the resolution entered at, so that no register has to carry that depth across the
-// resolution's body.
-static inline void *_Nullable dk_resolution_depth_leave(void) {
-    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) {
-        void *record = dk_graph_record;
-        dk_graph_record = 0;
-        return record;
-    }
-    return 0;
+// Leaves a resolution. The outermost (the depth is 0 again) ends the graph, if a `perGraph {}`
+// made one. Tested on the decremented word rather than on the depth the resolution entered at,
+// so that no register has to carry that depth across the resolution's body.
+static inline void dk_resolution_depth_leave(void) {
+    if (DK_UNLIKELY(--dk_resolution_depth == 0) && dk_graph_record != 0) dk_graph_end();
 }
 
 static inline void *_Nullable dk_graph_record_get(void) { return dk_graph_record; }
