@@ -96,11 +96,15 @@ static inline intptr_t dk_diagnostics_fetch_and(intptr_t bits) {
 #define DK_THREAD_LOCAL _Thread_local
 #endif
 
-// The default TLS model, so that a shared library containing DependencyKit can be loaded with
-// `dlopen` (an initial-exec variable must fit the static TLS block that glibc sizes at start-up,
-// and `dlopen` fails with "cannot allocate memory in static TLS block" when it does not). Linked
-// into an executable, the linker relaxes the access to a thread-pointer-relative load anyway.
+// Initial-exec on ELF: one thread-pointer-relative access instead of the general-dynamic sequence
+// (about 20 instructions a graph). What it assumes, and why a shared library that contains
+// DependencyKit still loads with `dlopen`: RuntimeShortcuts.swift, section 5. The public-API build
+// uses the default model.
+#if defined(__ELF__) && !defined(DK_PUBLIC_API_ONLY)
+#define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
+#else
 #define DK_DEPTH_THREAD_LOCAL DK_THREAD_LOCAL
+#endif
 
 // Only ever touched through the functions below. Starts at 0 on every thread.
 extern DK_DEPTH_THREAD_LOCAL intptr_t dk_resolution_depth;
@@ -157,8 +161,12 @@ typedef struct {
     intptr_t bound;
 } dk_thread_scope;
 
-// The default TLS model, as for the depth above.
+// Initial-exec, as for the depth above.
+#if defined(__ELF__) && !defined(DK_PUBLIC_API_ONLY)
+#define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
+#else
 #define DK_SCOPE_THREAD_LOCAL DK_THREAD_LOCAL
+#endif
 
 extern DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
 
