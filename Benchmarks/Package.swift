@@ -29,8 +29,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Runs one benchmark body a given number of times, with no benchmark harness around it: counted
-        // under callgrind by Scripts/benchmarks-instructions.sh, timed on one and two threads by
-        // Scripts/benchmarks-threads.sh. It shares Graph.swift with the benchmarks through a symbolic link.
+        // under callgrind by Benchmarks/Scripts/benchmarks-instructions.sh, timed on one and two threads by
+        // Benchmarks/Scripts/benchmarks-threads.sh. It shares Graph.swift with the benchmarks through a symbolic link.
         .executableTarget(
             name: "DependencyKitProbe",
             dependencies: [

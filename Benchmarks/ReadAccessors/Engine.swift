@@ -1,4 +1,4 @@
-// The engine side of the read-accessor experiment (see Scripts/benchmarks-read-accessors.sh): one
+// The engine side of the read-accessor experiment (see Benchmarks/Scripts/benchmarks-read-accessors.sh): one
 // installed container behind an atomic word, as ContainerStorage holds it, read four ways.
 
 /// Holds one installed container; never freed in this experiment.

@@ -2,7 +2,7 @@ import DependencyKit
 
 // What each lifetime costs per resolve, compared with a fresh resolve of the same value
 // (`lifetime.fresh`, the baseline of every `lifetime.*` benchmark in
-// Scripts/benchmarks-instructions.sh). The value is a class instance in every case, so the
+// Benchmarks/Scripts/benchmarks-instructions.sh). The value is a class instance in every case, so the
 // fresh resolve pays an allocation that the others skip once their instance exists.
 
 extension DependencyScope {

@@ -4,8 +4,8 @@ import Foundation
 import GeneratedContainers
 
 // A small release executable that runs one benchmark body a given number of times, for counting
-// instructions under callgrind (Scripts/benchmarks-instructions.sh) and for timing on one and two
-// threads (Scripts/benchmarks-threads.sh). Instruction counts do not move with the machine's load;
+// instructions under callgrind (Benchmarks/Scripts/benchmarks-instructions.sh) and for timing on one and two
+// threads (Benchmarks/Scripts/benchmarks-threads.sh). Instruction counts do not move with the machine's load;
 // timings do, which is why both scripts compare ratios taken in one run.
 //
 // Usage:

@@ -165,7 +165,7 @@ final class ResolutionFrame: Sendable {
 /// with its chain. A free function taking the resolution's parts, as the hooks have them:
 /// building the ``Resolution`` in the inlined hook, or calling a static method of the class (whose
 /// metadata the hook then loads and keeps in a register), each cost the undiagnosed path 12
-/// instructions per AppCore graph (`Scripts/benchmarks-instructions.sh graph.global`), although
+/// instructions per AppCore graph (`Benchmarks/Scripts/benchmarks-instructions.sh graph.global`), although
 /// the branch is not taken.
 /// - Parameter depth: The resolution's nesting on this thread (`0` when not counted).
 @usableFromInline

@@ -7,11 +7,11 @@
 # threads, each thread runs the whole loop, so the time is per iteration on each thread while the
 # other thread resolves too.
 #
-# Usage: Scripts/benchmarks-threads.sh [rounds] [iterations]   (default: 5 rounds of 1,000,000)
+# Usage: Benchmarks/Scripts/benchmarks-threads.sh [rounds] [iterations]   (default: 5 rounds of 1,000,000)
 #   BENCHMARKS="graph.global graph.scoped" to choose what is compared with graph.hand-written.
 set -euo pipefail
 
-cd "$(dirname "$0")/../Benchmarks"
+cd "$(dirname "$0")/.."
 rounds=${1:-5}
 iterations=${2:-1000000}
 read -r -a benchmarks <<<"${BENCHMARKS:-graph.global graph.scoped}"

@@ -8,13 +8,13 @@
 # iteration counts. The difference of the two totals divided by the difference of the counts is the
 # cost of one iteration, with the process's start-up and set-up cancelled out.
 #
-# Usage: Scripts/benchmarks-instructions.sh [benchmark ...]   (default: every benchmark)
+# Usage: Benchmarks/Scripts/benchmarks-instructions.sh [benchmark ...]   (default: every benchmark)
 #   LOW=2000 HIGH=22000 to change the two iteration counts.
 #   PUBLIC_API_ONLY=1 to count DependencyKit built without its runtime shortcuts (the `PublicAPIOnly`
 #   trait's build; see Sources/DependencyKit/Internal/RuntimeShortcuts.swift), in .build-public-api.
 set -euo pipefail
 
-cd "$(dirname "$0")/../Benchmarks"
+cd "$(dirname "$0")/.."
 low=${LOW:-2000}
 high=${HIGH:-22000}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the memory and time one container needs for many distinct shared call sites.
 #
-# Usage: Scripts/measure-shared-call-sites.sh [PACKAGE_PATH] [SITES...]
+# Usage: Benchmarks/Scripts/measure-shared-call-sites.sh [PACKAGE_PATH] [SITES...]
 #   PACKAGE_PATH  the DependencyKit checkout to measure (default: this repository)
 #   SITES         call-site counts to try (default: 1000 4000)
 #
@@ -10,7 +10,7 @@
 # Each run resolves every call site twice (creation, then lookup) on one container.
 set -euo pipefail
 
-package_path=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+package_path=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 shift || true
 sites=("$@")
 if [ ${#sites[@]} -eq 0 ]; then sites=(1000 4000); fi

@@ -17,10 +17,10 @@
 #
 # Then it tries a `borrow` accessor and prints the compiler's answer.
 #
-# Usage: Scripts/benchmarks-read-accessors.sh
+# Usage: Benchmarks/Scripts/benchmarks-read-accessors.sh
 set -euo pipefail
 
-source=$(cd "$(dirname "$0")/../Benchmarks/ReadAccessors" && pwd)
+source=$(cd "$(dirname "$0")/../ReadAccessors" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -8,7 +8,7 @@
 # a small executable built in a temporary package against the AppCore at PACKAGE (default: this
 # checkout), so the same script can be pointed at an older checkout to see it fail there.
 #
-# Usage: Scripts/users-cache-two-processes.sh [PACKAGE] [rounds] [writes]
+# Usage: IntegrationTests/users-cache-two-processes.sh [PACKAGE] [rounds] [writes]
 #   exits 0 when no round lost a write, 1 otherwise. Bounded: each round is killed after 60 s.
 set -euo pipefail
 
