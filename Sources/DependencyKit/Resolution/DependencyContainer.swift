@@ -101,7 +101,7 @@ extension DependencyResolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func fresh<T>(name: String = #function, _ make: () throws -> T) rethrows -> T {
-        try withFreshResolution(name, lifetime: .fresh, container: self, implementer: Self.self, make)
+        try withResolution(name, of: T.self, lifetime: .fresh, container: self, implementer: Self.self, make)
     }
 
     /// Builds a fresh value asynchronously inside an `async` resolve method.
@@ -148,7 +148,7 @@ extension DependencyResolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func live<T>(name: String = #function, _ make: () throws -> T) rethrows -> T {
-        try withFreshResolution(name, lifetime: .live, container: self, implementer: Self.self, make)
+        try withResolution(name, of: T.self, lifetime: .live, container: self, implementer: Self.self, make)
     }
 
     /// Builds a fresh value that reaches the outside world, asynchronously.

@@ -78,52 +78,6 @@ package func withResolution<T, Failure: Error>(
         cycleError: cycleError, body)
 }
 
-/// The hook of `fresh {}` and `live {}`: the fast path of
-/// ``withResolution(_:of:lifetime:container:implementer:cycleError:_:)``, with everything off it in
-/// one call that takes the name as it is and is generic over nothing but the value.
-///
-/// A container of a thousand resolves inlines this a thousand times, so what it leaves at each
-/// resolve is what a large container costs to compile and ship: the depth count, the one compare,
-/// the body, and a call that passes six values. The general hook's slow path also takes the error
-/// type, a cycle-error closure and the name as a closure, each a specialisation or a thunk per
-/// resolve (about three times the optimiser's work and twice the code; see the Performance article).
-@inlinable
-package func withFreshResolution<T>(
-    _ name: String,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject,
-    implementer: any AnyObject.Type,
-    _ body: () throws -> T
-) rethrows -> T {
-    let depth = dk_resolution_depth_enter()
-    if _fastPath(
-        UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
-            || (depth == 1 && !DiagnosticsWord.isActive))
-    {
-        defer { dk_resolution_depth_leave() }
-        return try body()
-    }
-    return try countedDiagnosedResolution(
-        name, lifetime: lifetime, container: container, implementer: implementer, depth: depth, body)
-}
-
-/// The slow path of ``withFreshResolution(_:lifetime:container:implementer:_:)``: the general one,
-/// behind a signature that costs its callers little.
-@usableFromInline
-@inline(never)
-func countedDiagnosedResolution<T>(
-    _ name: String,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject,
-    implementer: any AnyObject.Type,
-    depth: Int,
-    _ body: () throws -> T
-) rethrows -> T {
-    try countedDiagnosedResolution(
-        name, of: T.self, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-        cycleError: nil as ((Diagnostics.CycleError) -> any Error)?, body)
-}
-
 /// Ends the graph of this thread's outermost synchronous resolution (`dk_graph_end`, in C, calls it
 /// when that resolution returns): releases the record the thread held retained (see
 /// `GraphFrame.forCurrentResolution`), with ordinary reference counting. The record is already
