@@ -20,6 +20,8 @@
 #   ROUTE=me|login   `GET /users/me` (default), or `POST /auth/login` of the signed-up user
 #                    (Examples/Scripts/login.lua): PBKDF2 at the server's default cost, then one
 #                    write transaction replacing the user's session
+#   CONFIGURATION=release|debug   how the server is built (default: release; CI's smoke run uses
+#                    debug, the build the example's other steps already made, since it judges no figure)
 #   WRK_THREADS=1 WRK_CONNECTIONS=16   the load (the server admits at most 32 connections per
 #                    address before their first request, `UsersServer.Limits`)
 # Loopback only. Needs curl and wrk (installed with apt-get when missing and running as root).
@@ -53,13 +55,18 @@ if ! command -v wrk >/dev/null; then
 fi
 command -v curl >/dev/null || { echo "curl is not installed: install it and run again" >&2; exit 1; }
 
-echo "== building the example server (release)" >&2
-# SwiftPM keeps a release build plan that does not notice source files added to or removed from
-# the DependencyKit package this one depends on by path; remove it so the plan is made again
-# (the build itself stays incremental).
-rm -f Examples/.build/release.yaml
-timeout 3600 swift build --package-path Examples -c release --product users-server >&2
-server=$(swift build --package-path Examples -c release --show-bin-path)/users-server
+configuration=${CONFIGURATION:-release}
+[[ "$configuration" == release || "$configuration" == debug ]] || {
+    echo "CONFIGURATION takes release or debug, got '$configuration'" >&2
+    exit 2
+}
+echo "== building the example server ($configuration)" >&2
+# SwiftPM keeps a build plan that does not notice source files added to or removed from the
+# DependencyKit package this one depends on by path; remove it so the plan is made again (the build
+# itself stays incremental).
+rm -f "Examples/.build/$configuration.yaml"
+timeout 3600 swift build --package-path Examples -c "$configuration" --product users-server >&2
+server=$(swift build --package-path Examples -c "$configuration" --show-bin-path)/users-server
 
 work=$(mktemp -d)
 pids=()
