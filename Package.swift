@@ -25,10 +25,10 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "DependencyKitAtomics",
+            name: "_DependencyKitShims",
             cSettings: [.define("DK_PUBLIC_API_ONLY", .when(traits: ["PublicAPIOnly"]))]
         ),
-        .target(name: "DependencyKit", dependencies: ["DependencyKitAtomics"], swiftSettings: swiftSettings),
+        .target(name: "DependencyKit", dependencies: ["_DependencyKitShims"], swiftSettings: swiftSettings),
         .target(name: "DependencyKitTesting", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
         .target(name: "AppCore", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
         .testTarget(

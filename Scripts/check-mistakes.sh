@@ -14,8 +14,8 @@ modules="$bin/Modules"  # SwiftPM 6.3 puts .swiftmodule files here; older ones p
 flags=(
     -typecheck -swift-version 6
     -I "$modules"
-    -Xcc "-fmodule-map-file=$bin/DependencyKitAtomics.build/module.modulemap"
-    -Xcc -I -Xcc Sources/DependencyKitAtomics/include
+    -Xcc "-fmodule-map-file=$bin/_DependencyKitShims.build/module.modulemap"
+    -Xcc -I -Xcc Sources/_DependencyKitShims/include
 )
 
 failures=0

@@ -1,4 +1,4 @@
-internal import DependencyKitAtomics
+internal import _DependencyKitShims
 
 /// One resolution in progress, linked to the resolution that asked for it.
 ///

@@ -1,4 +1,4 @@
-internal import DependencyKitAtomics
+internal import _DependencyKitShims
 
 /// A namespace that owns the storage of one kind of container.
 ///

@@ -1,6 +1,6 @@
 // `public import`, not `internal`: the loads are `@inlinable` so that a read of the container in a
 // client module compiles to plain loads instead of calls into this module.
-public import DependencyKitAtomics
+public import _DependencyKitShims
 
 /// One machine word read and written with C11 atomics.
 ///

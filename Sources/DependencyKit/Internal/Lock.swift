@@ -1,4 +1,4 @@
-internal import DependencyKitAtomics
+internal import _DependencyKitShims
 
 #if canImport(Darwin)
     import Darwin

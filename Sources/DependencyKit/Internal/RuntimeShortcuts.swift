@@ -1,9 +1,9 @@
 #if PublicAPIOnly
-    internal import DependencyKitAtomics
+    internal import _DependencyKitShims
 #else
     // `public import`: the shortcuts are `@inlinable`, so they are inlined into the modules that read
     // a container; nothing in DependencyKit's API names a type from this module.
-    public import DependencyKitAtomics
+    public import _DependencyKitShims
 #endif
 
 // # Runtime shortcuts
@@ -134,7 +134,7 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
 
 // MARK: - 2. The current task's address
 
-// Assumes: `swift_task_getCurrent()` (declared in DependencyKitAtomics.h, as `dk_current_task()`,
+// Assumes: `swift_task_getCurrent()` (declared in _DependencyKitShims.h, as `dk_current_task()`,
 // because Swift reserves the name and warns on a `@_silgen_name` of it) is the runtime entry point
 // `withUnsafeCurrentTask` calls, with the Swift calling convention; it returns the running task's address without retaining it, or null
 // outside any task. DependencyKit only compares the address with another, never dereferences it.
@@ -483,7 +483,7 @@ extension DependencyContainer {
     }
 #endif
 
-// MARK: - 5. Initial-exec thread-locals (DependencyKitAtomics.h)
+// MARK: - 5. Initial-exec thread-locals (_DependencyKitShims.h)
 
 // Assumes: on ELF platforms, the C target's three thread-locals (the resolution depth, the thread's
 // graph and the scope slot above: 40 bytes) can live in the static TLS block. In an executable that

@@ -1,5 +1,5 @@
 // `public import`: whether a graph has ended is read by the inlinable asynchronous resolution hook.
-public import DependencyKitAtomics
+public import _DependencyKitShims
 
 /// The per-graph instances of one top-level resolution: one creation cell per call site.
 ///

@@ -1,6 +1,6 @@
 // `public import`: the hit path of a scoped instance is `@inlinable`, so its atomics are inlined
 // into client modules.
-public import DependencyKitAtomics
+public import _DependencyKitShims
 
 /// A container's slot for one ``DependencyScope``: the scope's generation number and every cell
 /// that holds an instance in the scope, behind one lock.

@@ -1,5 +1,5 @@
 // `public import`: the lookup is `@inlinable`, so its atomic loads are inlined into client modules.
-public import DependencyKitAtomics
+public import _DependencyKitShims
 
 /// The table of one container's shared instances: one creation cell per ``SharedKey``.
 ///

@@ -1,6 +1,6 @@
 // `public import`: the hooks and the one-load check are `@inlinable`, so they are inlined into the
 // resolves of other modules; nothing in DependencyKit's API names a type from this module.
-public import DependencyKitAtomics
+public import _DependencyKitShims
 
 /// Every resolution the engine performs passes through here: the one hook for cycle detection,
 /// tracing and DependencyKitTesting's guard.

@@ -1,11 +1,14 @@
-// The C side of DependencyKit's hot path: word-sized atomics, the diagnostics word, the
-// per-thread resolution depth and scope slot, in one header.
+// _DependencyKitShims: the C side of DependencyKit's hot path, in one header — word-sized atomics,
+// the diagnostics word, the per-thread resolution depth, graph record and scope slot, a monotonic
+// clock, unbuffered stderr writes and the one runtime declaration Swift will not take from
+// `@_silgen_name`. An implementation detail (the leading underscore): not a product, and clients
+// that `import DependencyKit` cannot name anything declared here.
 //
 // `Synchronization.Atomic` needs macOS 15 / iOS 18; C11 atomics work on every
 // platform DependencyKit supports and add no package dependency. The functions
 // are `static inline` so Swift inlines them at the call site.
-#ifndef DEPENDENCYKIT_ATOMICS_H
-#define DEPENDENCYKIT_ATOMICS_H
+#ifndef DEPENDENCYKIT_SHIMS_H
+#define DEPENDENCYKIT_SHIMS_H
 
 #include <stdatomic.h>
 #include <stdint.h>

@@ -1,3 +1,3 @@
-#include "DependencyKitAtomics.h"
+#include "_DependencyKitShims.h"
 
 intptr_t dk_diagnostics_word = 0;

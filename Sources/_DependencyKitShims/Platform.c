@@ -5,7 +5,7 @@
 #endif
 #include <stdio.h>
 
-#include "DependencyKitAtomics.h"
+#include "_DependencyKitShims.h"
 
 DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope = {0, 0, 0};
 
