@@ -7,7 +7,7 @@ import Testing
 /// which is drawn from it and must not go stale.
 struct DiagnosticsAppCoreGraphTests {
     /// What the README draws: both workers, resolved from a fresh `CoreDependency`.
-    static func appCoreGraph() -> ResolutionGraph {
+    static func appCoreGraph() -> Diagnostics.ResolutionGraph {
         let dependencies = CoreDependency()
         return Diagnostics.trace {
             _ = dependencies.resolveAuthenticationWorker()

@@ -4,7 +4,7 @@ import Testing
 
 /// The three renderings of a traced graph, compared with exact expected text.
 struct DiagnosticsRenderingTests {
-    private func cafeGraph() -> ResolutionGraph {
+    private func cafeGraph() -> Diagnostics.ResolutionGraph {
         Diagnostics.trace { Kitchen().resolveCafe() }.graph
     }
 

@@ -39,7 +39,7 @@ struct DiagnosticsTracingTests {
 
     @Test func concurrentTracesInDifferentTasksDoNotMix() async {
         let kitchen = Kitchen()
-        await withTaskGroup(of: (Bool, ResolutionGraph).self) { group in
+        await withTaskGroup(of: (Bool, Diagnostics.ResolutionGraph).self) { group in
             for index in 0..<40 {
                 let wantsCafe = index.isMultiple(of: 2)
                 group.addTask {
@@ -73,7 +73,7 @@ struct DiagnosticsTracingTests {
 
     @Test func innermostTraceRecordsNestedResolutions() {
         let kitchen = Kitchen()
-        var inner = ResolutionGraph(nodes: [], roots: [])
+        var inner = Diagnostics.ResolutionGraph(nodes: [], roots: [])
         let (_, outer) = Diagnostics.trace {
             _ = kitchen.resolveBarista()
             inner = Diagnostics.trace { kitchen.resolveRoaster() }.graph
@@ -101,7 +101,8 @@ struct DiagnosticsTracingTests {
     @Test func traceRethrowsTheBodysErrorWithItsType() {
         let showroom = Showroom()
         #expect(throws: FlatTyre.self) {
-            let _: (value: any Vehicle, graph: ResolutionGraph) = try Diagnostics.trace { () throws(FlatTyre) in
+            let _: (value: any Vehicle, graph: Diagnostics.ResolutionGraph) = try Diagnostics.trace {
+                () throws(FlatTyre) in
                 try showroom.resolveTypedBrokenVehicle()
             }
         }

@@ -49,7 +49,9 @@ final class ChainContainer: DependencyContainer, @unchecked Sendable {
 
 /// A resolve that traces what it resolves.
 final class TracingInside: DependencyContainer, @unchecked Sendable {
-    func resolveTrace() -> ResolutionGraph { fresh { Diagnostics.trace { _ = ChainContainer().resolveTop() }.graph } }
+    func resolveTrace() -> Diagnostics.ResolutionGraph {
+        fresh { Diagnostics.trace { _ = ChainContainer().resolveTop() }.graph }
+    }
 }
 
 /// A tree node that creates its children with a factory of its own kind: recursion, not a cycle.

@@ -166,7 +166,7 @@ enum GraphFormat: String, ExpressibleByArgument, CaseIterable {
         return parts.joined(separator: "\n\n")
     }
 
-    private func render(_ graph: ResolutionGraph, name: String, heading: String) -> String {
+    private func render(_ graph: Diagnostics.ResolutionGraph, name: String, heading: String) -> String {
         switch self {
         case .text: heading + "\n" + graph.renderText()
         case .dot: graph.renderDOT(name: name)

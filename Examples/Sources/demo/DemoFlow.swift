@@ -23,9 +23,9 @@ struct DemoFlow: HasDependencies {
     /// What the run resolved, and how it ended.
     struct Outcome {
         /// The workers the flow resolved from the installed container.
-        var resolved: ResolutionGraph?
+        var resolved: Diagnostics.ResolutionGraph?
         /// The users worker resolved inside the offline scope.
-        var resolvedOffline: ResolutionGraph?
+        var resolvedOffline: Diagnostics.ResolutionGraph?
         /// The step that failed, if one did.
         var failure: StepFailed?
     }
@@ -139,7 +139,9 @@ struct DemoFlow: HasDependencies {
     /// The swap: the same worker code against a container scoped to this block, in which the
     /// network is gone. One override (`resolveHTTPService()`) cascades into the worker; the
     /// cache resolves are still `AppDependency`'s, so the screen falls back to what step 4 cached.
-    private func offline(token: Secret, expecting everyone: [User]) async throws(StepFailed) -> ResolutionGraph {
+    private func offline(token: Secret, expecting everyone: [User]) async throws(StepFailed)
+        -> Diagnostics.ResolutionGraph
+    {
         guard let online = dependencies as? AppDependency else {
             throw StepFailed(step: "go offline", reason: "the installed container is not an AppDependency")
         }

@@ -50,7 +50,7 @@ struct Transcript: Sendable {
     ///   inherited from CoreDependency
     ///     resolveUsersWorker()           → UsersWorker
     /// ```
-    func container(_ graph: ResolutionGraph, heading: String) {
+    func container(_ graph: Diagnostics.ResolutionGraph, heading: String) {
         write(heading)
         let groups =
             [("overridden in \(graph.containerName ?? "the container")", graph.overridden)]
@@ -67,7 +67,7 @@ struct Transcript: Sendable {
 
     /// `UsersWorker → UsersNetworkStore → OfflineHTTPService (OfflineDependency's override)`: the
     /// concrete types along a path, and whose override the last one is.
-    static func cascade(_ path: [ResolutionGraph.Node]) -> String {
+    static func cascade(_ path: [Diagnostics.ResolutionGraph.Node]) -> String {
         let types = path.map { $0.resolvedType ?? "(no value)" }.joined(separator: " → ")
         guard let last = path.last, last.isImplementedByContainer, let container = last.container else { return types }
         return types + " (\(container)'s override)"

@@ -300,7 +300,9 @@ final class TraceSession: Sendable {
     }
 
     /// Ends the trace and returns the traced code's outcome with the graph.
-    func close<R, Failure: Error>(_ outcome: Result<R, Failure>) throws(Failure) -> (value: R, graph: ResolutionGraph) {
+    func close<R, Failure: Error>(_ outcome: Result<R, Failure>) throws(Failure) -> (
+        value: R, graph: Diagnostics.ResolutionGraph
+    ) {
         let records = self.records.withLock { records in
             defer { records = nil }
             return records ?? []
@@ -312,13 +314,13 @@ final class TraceSession: Sendable {
         }
         let nodes = records.enumerated().map { id, record in
             let step = record.resolution.step
-            return ResolutionGraph.Node(
+            return Diagnostics.ResolutionGraph.Node(
                 id: id, name: step.name, requestedType: step.requestedType,
                 resolvedType: record.resolvedType.map { String(describing: $0) }, lifetime: step.lifetime,
                 container: step.container, implementer: step.implementer, childIDs: children[id])
         }
         let roots = records.indices.filter { records[$0].parent == nil }
-        return (try outcome.get(), ResolutionGraph(nodes: nodes, roots: roots))
+        return (try outcome.get(), Diagnostics.ResolutionGraph(nodes: nodes, roots: roots))
     }
 }
 

@@ -3,7 +3,7 @@ extension Diagnostics {
     /// resolution graph of them all.
     ///
     /// Made by ``Diagnostics/validate(_:_:)`` for tests and by
-    /// ``DependencyResolving/warmUp(_:)`` at start-up.
+    /// ``DependencyContainer/Resolving/warmUp(_:)`` at start-up.
     public struct Report: Sendable, CustomStringConvertible {
         /// One listed resolve and how it went.
         public struct Entry: Sendable {
@@ -103,7 +103,7 @@ extension Diagnostics {
 }
 
 extension Diagnostics.Report.Entry {
-    init(index: Int, name: String, outcome: Result<Void, any Error>, graph: ResolutionGraph) {
+    init(index: Int, name: String, outcome: Result<Void, any Error>, graph: Diagnostics.ResolutionGraph) {
         self.index = index
         self.name = name
         if case .failure(let error) = outcome { self.error = error } else { self.error = nil }
@@ -146,7 +146,7 @@ extension Diagnostics {
     ///   - container: The container to validate.
     ///   - resolves: Each resolve to try, as a closure that receives the container.
     /// - Returns: What each resolve did and the graph of them all.
-    public static func validate<C: DependencyResolving>(
+    public static func validate<C: DependencyContainer>(
         _ container: C,
         _ resolves: [(C) throws -> Void]
     ) -> Report {
@@ -162,7 +162,7 @@ extension Diagnostics {
     ///   - isolation: The caller's isolation, inherited by the resolves.
     ///   - resolves: Each resolve to try.
     /// - Returns: What each resolve did and the graph of them all.
-    public static func validate<C: DependencyResolving>(
+    public static func validate<C: DependencyContainer>(
         _ container: C,
         isolation: isolated (any Actor)? = #isolation,
         _ resolves: [(C) async throws -> Void]

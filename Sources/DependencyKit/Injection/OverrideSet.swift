@@ -14,7 +14,7 @@ final class OverrideSet: Sendable {
 
     /// One override: which resolution of which container it answers, and how.
     struct Entry: Sendable {
-        let container: any DependencyResolving
+        let container: any DependencyContainer.Resolving
         let name: String
         let type: ObjectIdentifier
         let answer: any OverrideAnswer
@@ -247,7 +247,7 @@ final class OverrideRecording: Sendable {
             return !state.seen
         }
         guard first else { return nil }
-        guard let container = container as? any DependencyResolving else {
+        guard let container = container as? any DependencyContainer.Resolving else {
             fatalError(
                 "An override of \(type) selected \(name) of \(Swift.type(of: container)), which is not a "
                     + "container: overrides answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`)."

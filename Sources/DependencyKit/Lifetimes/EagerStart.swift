@@ -9,7 +9,7 @@ extension Diagnostics {
     }
 }
 
-extension DependencyResolving {
+extension DependencyContainer.Resolving {
     /// Resolves the listed dependencies now, so that what fails to build fails at launch rather
     /// than on first use, and reports every failure together.
     ///

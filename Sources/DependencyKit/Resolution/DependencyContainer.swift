@@ -36,7 +36,7 @@
 /// nothing mutable of its own outside a lock. Subclasses keep that promise by storing only
 /// `let` properties of `Sendable` types (configuration values, other containers) — a resolve
 /// method that needs state should use a shared instance instead of a stored `var`.
-open class DependencyContainer: DependencyResolving, @unchecked Sendable {
+open class DependencyContainer: @unchecked Sendable {
     /// The shared instances of this container (see `shared(_:fileID:line:column:_:)`).
     ///
     /// Nothing reads it unless a resolve asks for a shared instance, so fresh resolves never
@@ -74,16 +74,21 @@ open class DependencyContainer: DependencyResolving, @unchecked Sendable {
 /// ```
 public protocol PartialContainer: DependencyContainer {}
 
-/// What a resolve builds its value with: ``fresh(name:_:)-(_,()->T)`` and
-/// ``live(name:_:)-(_,()->T)``.
-///
-/// ``DependencyContainer`` adopts it, so every container has these methods; you never adopt it
-/// yourself. They live in a protocol extension rather than on the class so that each call knows
-/// the class whose code made it: a resolve that `EveningDependency` inherits from
-/// `CoreGreetingDependency` shows up in traces as inherited, one it overrides as its own.
-public protocol DependencyResolving: AnyObject, Sendable {}
+extension DependencyContainer {
+    /// What a resolve builds its value with: ``fresh(name:_:)-(_,()->T)`` and
+    /// ``live(name:_:)-(_,()->T)``.
+    ///
+    /// ``DependencyContainer`` adopts it, so every container has these methods; you never adopt it
+    /// yourself. They live in a protocol extension rather than on the class so that each call knows
+    /// the class whose code made it: a resolve that `EveningDependency` inherits from
+    /// `CoreGreetingDependency` shows up in traces as inherited, one it overrides as its own.
+    public protocol Resolving: AnyObject, Sendable {}
+}
 
-extension DependencyResolving {
+// Every container adopts it, so every container has `fresh {}` and `live {}`.
+extension DependencyContainer: DependencyContainer.Resolving {}
+
+extension DependencyContainer.Resolving {
     /// Builds a fresh value inside a resolve method, visible to cycle detection and tracing.
     ///
     /// Wrap every resolve's body in `fresh` (or ``live(name:_:)-(_,()->T)``,

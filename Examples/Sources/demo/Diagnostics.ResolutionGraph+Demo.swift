@@ -2,7 +2,7 @@ import DependencyKit
 
 /// How the demo reads a trace: which resolves a container overrides, which it inherits, and the
 /// path an override cascades along.
-extension ResolutionGraph {
+extension Diagnostics.ResolutionGraph {
     /// One resolve a container served, as the trace recorded it.
     struct Served: Equatable {
         /// The resolve, such as `resolveUsersWorker()`.
