@@ -5,8 +5,8 @@ Every ```swift block in a DocC article must be preceded by one of these HTML com
 (invisible in the rendered page):
 
     <!-- snippet: NAME -->        the block is the snippet NAME, verbatim
-    <!-- not-compiled: REASON -->  the block is not Swift this package can build (another
-                                   library's API in a migration guide, a manifest excerpt)
+    <!-- not-compiled: REASON -->  the block is not Swift that CI can build (a library that is not
+                                   available to CI, a manifest excerpt)
 
 A snippet is a region of a Swift file under the snippet roots, between
 
@@ -36,6 +36,10 @@ SNIPPET_ROOTS = [
     ROOT / "IntegrationTests" / "ConsumerCheck" / "Tests",
     ROOT / "IntegrationTests" / "ReadmeCheck" / "Sources",
     ROOT / "IntegrationTests" / "ReadmeCheck" / "Tests",
+    # The migration programs: the Swinject and swift-dependencies code the migration guides show is
+    # compiled and tested there, beside its DependencyKit port.
+    ROOT / "IntegrationTests" / "Migrations" / "Sources",
+    ROOT / "IntegrationTests" / "Migrations" / "Tests",
 ]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")

@@ -1,0 +1,29 @@
+import DependencyKit
+import Foundation
+import NotesDomain
+
+// snippet: dk-notes-model
+final class FolderModel: HasNotesDependencies {
+    @InjectNotes({ $0.resolveNotesClient() }) var notesClient
+    let path = NotesInjector.dependencies.resolvePath()
+    private let scope = DependencyContext.capture()
+
+    func load() async throws -> [Note] {
+        try await notesClient.fetch(path)
+    }
+
+    func add(_ title: String) async throws -> Note {
+        let note = Note(id: dependencies.resolveUUID(), title: title, folder: path, created: dependencies.resolveNow())
+        try await notesClient.save(note)
+        return note
+    }
+
+    func open(_ name: String) -> FolderModel {
+        scope.run {
+            NotesInjector.withOverrides(.override({ $0.resolvePath() }) { $0 + [name] }) {
+                FolderModel()
+            }
+        }
+    }
+}
+// end-snippet
