@@ -56,6 +56,8 @@ let package = Package(
                 "NotesDomain", "NotesOnSwiftDependencies", "NotesOnDependencyKit",
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                // What lets swift-dependencies report an unimplemented test value to Swift Testing.
+                .product(name: "DependenciesTestSupport", package: "swift-dependencies"),
                 .product(name: "DependencyKit", package: "DependencyKit"),
                 .product(name: "DependencyKitTesting", package: "DependencyKit"),
             ],
