@@ -174,7 +174,7 @@ private final class RacingCore: DependencyContainer, @unchecked Sendable {
             kind: .scoped,
             scope: DependencyScope.race.id
         )
-        return sharedInstances.existingCell(for: key, as: ScopedCell<Tracked>.self)
+        return sharedInstances.scopeTable().existingCell(for: key, as: ScopedCell<Tracked>.self)
     }
 
     func resolveAsyncTracked() async -> Tracked {
@@ -186,6 +186,18 @@ private final class RacingCore: DependencyContainer, @unchecked Sendable {
 
     /// One call site whose scope is chosen by its caller, as a helper that forwards it would.
     func resolveStore(in scope: DependencyScope) -> Store { scoped(scope) { Store(serial: made.increment()) } }
+
+    /// A counted instance in a scope chosen by the caller: a scope made at run time.
+    func resolveTracked(in scope: DependencyScope) -> Tracked {
+        scoped(scope) { Tracked(serial: made.increment(), released: released) }
+    }
+
+    func resolveAsyncTracked(in scope: DependencyScope) async -> Tracked {
+        await scoped(scope) { () async -> Tracked in Tracked(serial: made.increment(), released: released) }
+    }
+
+    /// How many scope slots and scoped cells the container keeps.
+    var scopedEntries: Int { sharedInstances.scopeTable().footprint.entries }
 }
 
 /// Resets racing the lock-free read of a scoped instance. Run under `--sanitize=thread`.
@@ -353,5 +365,107 @@ private final class GatedScopedCore: DependencyContainer, @unchecked Sendable {
             }
             return Store(serial: serial)
         }
+    }
+}
+
+/// Scopes made at run time, one per document or tenant, and let go.
+struct RunTimeScopeTests {
+    /// Entries a container keeps before it sweeps ended scopes (`ScopeTable.minimumSweep`), plus the
+    /// one being inserted: far below the 20,000 the scopes below would leave if nothing were freed.
+    static let sweptBound = 64 + 1
+
+    @Test func tenThousandEndedScopesLeaveNoSlotsBehind() {
+        let container = RacingCore()
+        for _ in 0..<10_000 {
+            let document = DependencyScope("document")
+            _ = container.resolveTracked(in: document)
+        }
+        #expect(container.scopedEntries <= Self.sweptBound, "\(container.sharedInstances.scopeTable().footprint)")
+        #expect(container.sharedInstances.scopeTable().footprint.slots <= 256)
+    }
+
+    @Test func instancesOfEndedScopesAreReleased() async {
+        let container = RacingCore()
+        for _ in 0..<2_000 {
+            let document = DependencyScope("document")
+            _ = container.resolveTracked(in: document)
+            _ = await container.resolveAsyncTracked(in: document)
+        }
+        // Every instance but those of the scopes since the last sweep is gone.
+        #expect(container.made.count == 4_000)
+        #expect(container.released.count >= 4_000 - Self.sweptBound)
+    }
+
+    @Test func aLiveScopeKeepsItsInstancesWhileOthersEnd() {
+        let container = RacingCore()
+        let kept = DependencyScope("kept")
+        let copy = kept
+        let instance = container.resolveTracked(in: kept)
+        for _ in 0..<5_000 {
+            _ = container.resolveTracked(in: DependencyScope("document"))
+        }
+        #expect(container.resolveTracked(in: copy) === instance)
+        #expect(container.resolveTracked(in: .race) === container.resolveTracked(in: .race))
+        #expect(container.scopedEntries <= Self.sweptBound + 4)
+    }
+
+    @Test func aRunTimeScopeResetsAndCountsGenerations() {
+        let container = RacingCore()
+        let document = DependencyScope("document")
+        let first = container.resolveTracked(in: document)
+        #expect(container.resolveTracked(in: document) === first)
+        container.resetScope(document)
+        #expect(container.generation(of: document) == 1)
+        let second = container.resolveTracked(in: document)
+        #expect(second !== first)
+        for _ in 0..<1_000 { _ = container.resolveTracked(in: DependencyScope()) }
+        #expect(container.resolveTracked(in: document) === second)
+        #expect(container.generation(of: document) == 1)
+    }
+
+    @Test func aScopeOutlivesTheValueItWasMadeAsWhileACopyLives() {
+        let container = RacingCore()
+        var copy: DependencyScope?
+        weak var instance: Tracked?
+        do {
+            let document = DependencyScope("document")
+            copy = document
+            instance = container.resolveTracked(in: document)
+        }
+        for _ in 0..<1_000 { _ = container.resolveTracked(in: DependencyScope()) }
+        #expect(instance != nil)
+        #expect(container.resolveTracked(in: copy!) === instance)
+        copy = nil
+        for _ in 0..<1_000 { _ = container.resolveTracked(in: DependencyScope()) }
+        #expect(instance == nil)
+    }
+
+    /// Run under `--sanitize=thread`: sweeps free tables and entries while other threads read them.
+    @Test func threadsMakingAndDroppingScopesWhileOthersReadAndResetKeepEveryInstanceWhole() {
+        let container = RacingCore()
+        let broken = Counter()
+        let group = DispatchGroup()
+        for index in 0..<6 {
+            DispatchQueue.global().async(group: group) {
+                for _ in 0..<1_500 {
+                    if index < 2 {
+                        // The static scope, read and reset while the table is swept under it.
+                        let tracked = container.resolveTracked()
+                        if tracked.canary != Tracked.wholeCanary { broken.increment() }
+                        if index == 0 { container.resetScope(.race) }
+                    } else {
+                        let document = DependencyScope("document")
+                        let first = container.resolveTracked(in: document)
+                        let again = container.resolveTracked(in: document)
+                        if first !== again || again.canary != Tracked.wholeCanary { broken.increment() }
+                    }
+                }
+            }
+        }
+        group.wait()
+        #expect(broken.count == 0)
+        // The entries of the last scopes before the final sweep, and the static scope's.
+        _ = container.resolveTracked(in: DependencyScope())
+        #expect(container.scopedEntries <= 2 * Self.sweptBound)
     }
 }

@@ -109,6 +109,17 @@ class DatabaseDependency: DependencyContainer, @unchecked Sendable {  // snippet
     // end-snippet
 }  // snippet.hide
 
+// snippet: lifetimes-run-time-scope
+/// One shopper of a shop server: the scope of their cart ends when the shopper is let go.
+final class Shopper: Sendable {
+    let visit = DependencyScope("shopper")
+}
+
+extension ShopDependency {
+    func resolveCart(for shopper: Shopper) -> Cart { scoped(shopper.visit) { Cart() } }
+}
+// end-snippet
+
 // snippet: lifetimes-resolve-list
 extension ShopDependency {
     static var startUpResolves: [(ShopDependency) throws -> Void] {
@@ -133,6 +144,20 @@ extension ShopDependency {
         #expect(screen.form.draft === screen.summary.draft)  // one draft per screen
         #expect(container.resolveCheckoutScreen().form.draft !== screen.form.draft)  // and per resolve
         // end-snippet
+    }
+
+    @Test func aScopeMadeAtRunTimeHoldsOneCartPerShopperAndEndsWithTheShopper() {
+        let container = ShopDependency()
+        weak var firstCart: Cart?
+        do {
+            let shopper = Shopper()
+            let cart = container.resolveCart(for: shopper)
+            firstCart = cart
+            #expect(container.resolveCart(for: shopper) === cart)
+            #expect(container.resolveCart(for: Shopper()) !== cart)
+        }
+        for _ in 0..<200 { _ = container.resolveCart(for: Shopper()) }
+        #expect(firstCart == nil)
     }
 
     @Test func aHelperThatForwardsTheCallSiteKeepsOneInstancePerCaller() {

@@ -17,6 +17,7 @@ final class LifetimeDependency: DependencyContainer, @unchecked Sendable {
     func resolveFresh() -> LifetimeValue { fresh { LifetimeValue() } }
     func resolveShared() -> LifetimeValue { shared { LifetimeValue() } }
     func resolveScoped() -> LifetimeValue { scoped(.benchmark) { LifetimeValue() } }
+    func resolveScoped(in scope: DependencyScope) -> LifetimeValue { scoped(scope) { LifetimeValue() } }
     func resolvePerGraph() -> LifetimeValue { perGraph { LifetimeValue() } }
 }
 
@@ -46,6 +47,13 @@ let lifetimeProbes: [Probe] = [
                 lifetimeContainer.resetScope(.benchmark)
                 blackHole(lifetimeContainer.resolveScoped())
             }
+        }),
+    Probe(
+        // A scope made at run time, its first resolve, and its end: the container frees the scope's
+        // slot, cell and instance in a later sweep, whose cost this includes.
+        name: "lifetime.scoped-run-time", setUp: {},
+        body: { iterations in
+            for _ in 0..<iterations { blackHole(lifetimeContainer.resolveScoped(in: DependencyScope("document"))) }
         }),
     Probe(
         // A top-level per-graph resolve: a new graph, and its instance, every time.

@@ -14,16 +14,21 @@ package final class AtomicWord: @unchecked Sendable {
     @usableFromInline
     let word: UnsafeMutablePointer<Int>
 
-    package init(_ initialValue: Int = 0) {
-        // Two words: the allocator's smallest block holds both, and a container keeps its
-        // conversions in the second (see RuntimeShortcuts.swift), so that they need no allocation of their own.
-        word = .allocate(capacity: 2)
+    /// - Parameters:
+    ///   - initialValue: The word's value.
+    ///   - spareWords: How many more words, `0` until written, follow it in the same allocation.
+    package init(_ initialValue: Int = 0, spareWords: Int = 1) {
+        // At least one spare word: the allocator's smallest block holds two words (glibc's holds
+        // three), and a container keeps its conversions in the first spare word and its scoped
+        // instances in the second (see RuntimeShortcuts.swift and SharedInstances.swift), so that
+        // they need no allocation of their own.
+        word = .allocate(capacity: 1 + spareWords)
         word.initialize(to: initialValue)
-        (word + 1).initialize(to: 0)
+        (word + 1).initialize(repeating: 0, count: spareWords)
     }
 
     deinit {
-        word.deinitialize(count: 2)
+        // The words are trivial: deallocating needs no count.
         word.deallocate()
     }
 

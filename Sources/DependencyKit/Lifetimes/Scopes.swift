@@ -17,12 +17,23 @@
 ///
 /// Two scopes are equal only if they are the same constant: `DependencyScope()` written twice
 /// makes two scopes, even with the same name.
+///
+/// A scope can also be made at run time — one per open document, one per tenant — and kept in the
+/// object it belongs to. It ends when its last copy is gone: no resolve can name it again, so each
+/// container that held instances in it frees them, with what it kept to find them, during a later
+/// scoped resolve that adds an instance (in batches, so that the cost per resolve stays constant). To
+/// release a run-time scope's instances at once, reset it before you let it go.
 public struct DependencyScope: Hashable, Sendable, CustomStringConvertible {
-    /// What tells this scope apart from every other: unique in the process.
+    /// What tells this scope apart from every other: unique in the process, never reused.
     @usableFromInline
     let id: Int
     /// The scope's name in diagnostics.
     public let name: String
+    /// What tells whether the scope is still alive: containers hold it weakly.
+    let token: Token
+
+    /// Shared by every copy of one scope; gone when the last copy is.
+    final class Token: Sendable {}
 
     private static let nextID = AtomicWord(0)
 
@@ -34,6 +45,7 @@ public struct DependencyScope: Hashable, Sendable, CustomStringConvertible {
     public init(_ name: String? = nil, fileID: String = #fileID, line: UInt = #line) {
         id = Self.nextID.add(1) + 1
         self.name = name ?? "\(fileID):\(line)"
+        token = Token()
     }
 
     /// The scope's name.
@@ -55,17 +67,19 @@ extension DependencyContainer {
     /// The slot of `scope` in this container, made on first use.
     func scopeSlot(_ scope: DependencyScope) -> ScopeSlot {
         let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
-        return sharedInstances.cell(for: key) { ScopeSlot() }
+        let table = sharedInstances.scopeTable()
+        return table.cell(for: key) { ScopeSlot(scope: scope, table: table) }
     }
 
     /// The cell of a scoped call site, made on its first resolve: the miss of the lookup in
     /// ``scoped(_:_:fileID:line:column:_:)``.
     @usableFromInline
     func scopedCell<T: Sendable>(for key: SharedKey, in scope: DependencyScope) -> ScopedCell<T> {
+        let table = sharedInstances.scopeTable()
         // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
         let slot = scopeSlot(scope)
-        return sharedInstances.cell(for: key) {
-            let cell = ScopedCell<T>(slot: slot)
+        return table.cell(for: key) {
+            let cell = ScopedCell<T>(slot: slot, table: table)
             slot.register(cell)
             return cell
         }
@@ -110,14 +124,12 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
-            if case .some(.some(let instance)) = sharedInstances.withExistingCell(
-                for: key,
-                as: ScopedCell<T>.self,
-                { $0.instance() }
-            ) {
+            let table = sharedInstances.scopeTableAddress
+            if _fastPath(table != 0), let instance = ScopeTable.instance(inTableAt: table, for: key, as: T.self) {
                 return instance
             }
-            let cell = sharedInstances.existingCell(for: key, as: ScopedCell<T>.self) ?? scopedCell(for: key, in: scope)
+            let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
+            let cell: ScopedCell<T> = (found ?? nil) ?? scopedCell(for: key, in: scope)
             return try cell.create(
                 describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
                 make: make
@@ -159,8 +171,8 @@ extension DependencyContainer {
             kind: .scopedAsync,
             scope: scope.id
         )
-        let cell: ScopedCell<T> =
-            sharedInstances.existingCell(for: key, as: ScopedCell<T>.self) ?? scopedCell(for: key, in: scope)
+        let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
+        let cell: ScopedCell<T> = (found ?? nil) ?? scopedCell(for: key, in: scope)
         do {
             return try await withResolution(
                 name,

@@ -6,7 +6,8 @@ public import _DependencyKitShims
 /// The table's lock is held only to insert a cell, never while an instance is created; creation
 /// and waiting happen on the cell itself, so a shared resolve that resolves another shared
 /// dependency of the same container neither deadlocks nor traps. Cells are never removed: they
-/// live, with their instances, as long as the container.
+/// live, with their instances, as long as the container. Scoped instances, whose scopes can end
+/// before the container, are kept apart, in the container's ``ScopeTable``.
 ///
 /// ## Lock-free lookups, memory linear in call sites
 ///
@@ -98,7 +99,11 @@ package struct SharedInstances: Sendable {
         /// The entry for `key`, unretained, or `nil`: the probe of ``cell(for:)`` for a caller that
         /// borrows the cell instead of retaining it.
         @inlinable
-        func entry(for key: SharedKey) -> Unmanaged<Entry>? {
+        func entry(for key: SharedKey) -> Unmanaged<Entry>? { probe(for: key) }
+
+        /// ``entry(for:)``, always inlined: for the hit path of a scoped resolve.
+        @inlinable @inline(__always)
+        func probe(for key: SharedKey) -> Unmanaged<Entry>? {
             var position = key.probeHash & mask
             while true {
                 let raw = dk_atomic_load_acquire(slots + position)
@@ -126,15 +131,18 @@ package struct SharedInstances: Sendable {
         var entries: [Entry] = []
         /// Every table published, oldest first: kept alive for readers (see the type's discussion).
         var tables: [Table] = []
+        /// The container's scoped instances, once a scope has been used (see ``scopeTable()``).
+        var scopes: ScopeTable?
     }
 
     /// The smallest table; a container has a handful of shared call sites.
     private static var initialCapacity: Int { 16 }
 
     private let published = Locked(Published())
-    /// The newest table as an unretained pointer; `0` until the first cell is inserted.
+    /// The newest table as an unretained pointer; `0` until the first cell is inserted. Its second
+    /// spare word holds the container's ``ScopeTable``, unretained (`0` until a scope is used).
     @usableFromInline
-    let newestTable = AtomicWord(0)
+    let newestTable = AtomicWord(0, spareWords: 2)
 
     package init() {}
 
@@ -148,9 +156,7 @@ package struct SharedInstances: Sendable {
         return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
     }
 
-    /// The cell for `key` if it has been inserted: the lock-free lookup of ``cell(for:_:)``, for a
-    /// caller whose cell needs more than a call to `init` to make (a scoped instance's cell needs
-    /// its scope's slot, which is another cell of this table).
+    /// The cell for `key` if it has been inserted: the lock-free lookup of ``cell(for:_:)``.
     @inlinable
     package func existingCell<Cell: AnyObject & Sendable>(for key: SharedKey, as _: Cell.Type) -> Cell? {
         let raw = newestTable.loadAcquire()
@@ -161,28 +167,6 @@ package struct SharedInstances: Sendable {
             return unsafeDowncast(found, to: Cell.self)
         }
         return nil
-    }
-
-    /// Runs `body` on the cell for `key`, if it has been inserted, without retaining the cell.
-    ///
-    /// Sound for the reason the table itself is read without retaining it: cells live as long as
-    /// the container, and every caller is running a resolve of that container. A resolve that
-    /// runs on every call (a scoped hit) saves the retain and release of its cell, which on two
-    /// threads are two more writes to a reference count both threads share.
-    @inlinable
-    package func withExistingCell<Cell: AnyObject & Sendable, Result>(
-        for key: SharedKey,
-        as _: Cell.Type,
-        _ body: (Cell) -> Result
-    ) -> Result? {
-        let raw = newestTable.loadAcquire()
-        guard _fastPath(raw != 0),
-            let entry = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                ._withUnsafeGuaranteedRef({ $0.entry(for: key) })
-        else { return nil }
-        let address = entry._withUnsafeGuaranteedRef { $0.cellAddress }
-        let cell = Unmanaged<Cell>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
-        return cell._withUnsafeGuaranteedRef(body)
     }
 
     /// The slow path of ``cell(for:_:)``: insert the cell, growing the table if it would be more
@@ -204,6 +188,35 @@ package struct SharedInstances: Sendable {
             published.tables.append(grown)
             newestTable.storeRelease(Int(bitPattern: Unmanaged.passUnretained(grown).toOpaque()))
             return entry.cell
+        }
+    }
+
+    /// The address of the container's table of scoped instances, or `0` until a scope is used: a
+    /// caller may use the table without retaining it, since the table lives as long as the
+    /// container and every caller is running a resolve of that container.
+    @inlinable
+    package var scopeTableAddress: Int { dk_atomic_load_acquire(newestTable.word + 2) }
+
+    /// Runs `body` on the container's table of scoped instances, if a scope has been used, without
+    /// retaining it (see ``scopeTableAddress``).
+    @inlinable
+    package func withScopeTable<Result>(_ body: (ScopeTable) -> Result) -> Result? {
+        let raw = scopeTableAddress
+        guard raw != 0 else { return nil }
+        return Unmanaged<ScopeTable>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The container's table of scoped instances, made on first use.
+    @usableFromInline
+    package func scopeTable() -> ScopeTable {
+        if let existing = withScopeTable({ $0 }) { return existing }
+        return published.withLock { published in
+            if let existing = published.scopes { return existing }
+            let made = ScopeTable()
+            published.scopes = made
+            dk_atomic_store_release(newestTable.word + 2, Int(bitPattern: Unmanaged.passUnretained(made).toOpaque()))
+            return made
         }
     }
 

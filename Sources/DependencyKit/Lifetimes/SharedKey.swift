@@ -42,6 +42,9 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         kindAndScope = UInt(kind.rawValue) | UInt(bitPattern: scope) &<< 8
     }
 
+    /// The ``DependencyScope``'s identity, or `0` for a key outside every scope.
+    var scope: UInt { kindAndScope &>> 8 }
+
     @usableFromInline
     package var description: String { "\(fileID):\(line):\(column)" }
 
