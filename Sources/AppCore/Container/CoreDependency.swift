@@ -29,9 +29,6 @@ public import Foundation
 /// `nonisolated final class AppDependency: CoreDependency, @unchecked Sendable`. `CoreDependency`
 /// itself is sound: it stores nothing, and its base class keeps its state behind locks and atomics.
 open class CoreDependency: DependencyContainer, Dependency, @unchecked Sendable {
-    /// Creates the container.
-    public override init() { super.init() }
-
     /// ``Dependency/makeHTTPConfiguration()``, fresh on each call.
     open func resolveHTTPConfiguration() -> HTTPConfiguration { fresh { makeHTTPConfiguration() } }
     /// ``Dependency/makeHTTPService()``, a live leaf: tests must override it.
