@@ -23,7 +23,7 @@ public protocol Forecaster: Sendable {
 public struct ThermometerForecaster: Forecaster {
     public let thermometer: any Thermometer
 
-    public init(thermometer: any Thermometer) { self.thermometer = thermometer }
+    public init(_ thermometer: any Thermometer) { self.thermometer = thermometer }
 
     public func summary() async -> String {
         await thermometer.celsius() < 10 ? "Cold" : "Mild"
@@ -38,17 +38,11 @@ public protocol ForecastDependency: InjectableContainer where Injector == Foreca
     func resolveForecaster() -> any Forecaster
 }
 
-// The construction logic, once. Public, so that an app's override can decorate a default.
+// The construction logic, once, in builders that return the resolve's type: an app's subclass
+// decorates a default with `super`, and a test's `.override` can answer with any thermometer.
 extension ForecastDependency {
     public func makeThermometer() -> any Thermometer { SensorThermometer() }
-    public func makeForecaster() -> any Forecaster { ThermometerForecaster(thermometer: resolveThermometer()) }
-}
-
-// Defaults for test doubles only (PartialContainer), so that the class below must implement
-// every resolve: a forgotten one is a compile error, never a silently ignored override.
-extension ForecastDependency where Self: PartialContainer {
-    public func resolveThermometer() -> any Thermometer { live { makeThermometer() } }
-    public func resolveForecaster() -> any Forecaster { fresh { makeForecaster() } }
+    public func makeForecaster() -> any Forecaster { ThermometerForecaster(resolveThermometer()) }
 }
 
 /// The production container: `open`, with every resolve `open`, so apps can subclass it.
@@ -56,8 +50,6 @@ extension ForecastDependency where Self: PartialContainer {
 /// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
 /// (state lives in shared instances or behind a lock).
 open class CoreForecastDependency: DependencyContainer, ForecastDependency, @unchecked Sendable {
-    public override init() { super.init() }
-
     open func resolveThermometer() -> any Thermometer { live { makeThermometer() } }
     open func resolveForecaster() -> any Forecaster { fresh { makeForecaster() } }
 }
@@ -69,8 +61,5 @@ public enum ForecastInjector: DependencyInjecting {
 
 /// Adopt it to read the container as `dependencies`.
 public protocol HasForecastDependencies {}
-
-extension HasForecastDependencies {
-    public var dependencies: any ForecastDependency { ForecastInjector.dependencies }
-}
+extension HasForecastDependencies { public var dependencies: any ForecastDependency { ForecastInjector.dependencies } }
 // end-snippet

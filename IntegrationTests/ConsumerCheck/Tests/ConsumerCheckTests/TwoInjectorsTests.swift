@@ -27,3 +27,11 @@ func theAppsOverrideOfTheLibrarysResolveReachesTheLibrarysForecaster() async {
     #expect(await ForecastViewModel().title() == "Cold")  // the balcony reads 8 °C
     #expect(await CoreForecastDependency().resolveForecaster().summary() == "Mild")
 }
+
+// snippet: multi-module-library-override
+// The library's own class, made in another module, with one resolve replaced for this test.
+@Test(.dependencies(CoreForecastDependency(), .override({ $0.resolveThermometer() }, with: FrostThermometer())))
+func theLibrarysContainerTakesAOneLineOverride() async {
+    #expect(await ForecastViewModel().title() == "Cold")  // the library's forecaster reads -3 °C
+}
+// end-snippet
