@@ -5,7 +5,9 @@ For every style (see generate.py) it makes one module in a small package of its 
 Benchmarks/.build-compile-time, and builds that package once per configuration with `swift build -v`
 to read the exact compiler command SwiftPM runs for the module. Then, for each width, it writes the
 generated container into the module's one source file and runs that command again: the rounds
-alternate between the styles, and each result is the median of the rounds.
+alternate between the styles, and each result is the median of the rounds. The modules of the
+swift-dependencies and Swinject styles depend on those packages; SwiftPM builds them once, and the
+recorded command carries their module search paths, so each run compiles the generated module only.
 
 - CPU seconds are user + system time of the compiler and every process it waits for (the driver and
   the frontend), so other work on a shared machine does not count, unlike wall time.
@@ -16,8 +18,8 @@ that every run compiles the whole module and prints plain diagnostics. EXTRA (`-
 appended, for instance `--extra=-Xfrontend --extra=-debug-time-function-bodies`.
 
 Usage:
-    measure.py [--styles dk,hand] [--widths 10,100,1000] [--configs debug,release] [--rounds 3]
-               [--max-ratio STYLE=RATIO] [--keep DIR] [--extra FLAG ...]
+    measure.py [--styles dk,dk-nopartial,hand,swift-dependencies,swinject] [--widths 10,100,500,1000]
+               [--configs debug,release] [--rounds 3] [--max-ratio STYLE=RATIO] [--keep DIR] [--extra FLAG ...]
 
 `--max-ratio dk=6` fails (exit 1) when a style's CPU seconds or object size exceed RATIO times the
 hand-written graph's at any measured point: the CI smoke run's guard against a gross regression.
@@ -45,6 +47,15 @@ PACKAGES = {
     "dk": ('.package(name: "DependencyKit", path: "ROOT")', '.product(name: "DependencyKit", package: "DependencyKit")'),
 }
 PACKAGES["dk-nopartial"] = PACKAGES["dk"]
+# The versions the Benchmarks package's run-time comparison uses; resolved like any package.
+PACKAGES["swift-dependencies"] = (
+    '.package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1")',
+    '.product(name: "Dependencies", package: "swift-dependencies")',
+)
+PACKAGES["swinject"] = (
+    '.package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0")',
+    '.product(name: "Swinject", package: "Swinject")',
+)
 
 
 def module(style: str) -> str:
