@@ -17,7 +17,7 @@ public import Testing
 /// ```
 ///
 /// The global container is never touched. Work that escapes the test's task tree
-/// (`Task.detached`, a `DispatchQueue` closure) must capture a ``DependencyKit/DependencyContext``.
+/// (`Task.detached`, a `DispatchQueue` closure) must capture a ``DependencyKit/DependencyContainer/Context``.
 ///
 /// ## The test guard
 ///
@@ -29,7 +29,7 @@ public import Testing
 ///   ``DependencyGuardExemption/allowsLiveDependencies`` to a test or suite that means to go live.
 /// - **Escaped work.** A resolution served by a *global* container to work that escaped a test's
 ///   scope (`Task.detached`, a `DispatchQueue` closure, a thread) is reported with the resolution
-///   chain and the ``DependencyKit/DependencyContext`` fix. Such work carries no trace of its test,
+///   chain and the ``DependencyKit/DependencyContainer/Context`` fix. Such work carries no trace of its test,
 ///   so it is a warning, once per resolve and container type per process, and never fails another
 ///   test; `DEPENDENCYKIT_TEST_GUARD=strict` in the environment makes it an error.
 /// - **Global installs.** Installing a global container of the same injector while tests scoped by
@@ -41,14 +41,16 @@ public import Testing
 /// take the same path as before.
 public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteTrait, TestScoping {
     private let makeContainer: @Sendable () -> Container
-    private let overrides: [DependencyOverride<Container>]
+    private let overrides: [DependencyContainer.Override<Container>]
 
     /// Creates the trait; `makeContainer` runs once per test case.
     /// - Parameters:
     ///   - makeContainer: Makes the container a test case runs with.
     ///   - overrides: Replace resolves of that container for the test case (see
-    ///     ``DependencyKit/DependencyOverride``); recorded once per test case, in order.
-    public init(_ makeContainer: @escaping @Sendable () -> Container, overrides: [DependencyOverride<Container>] = []) {
+    ///     ``DependencyKit/DependencyContainer/Override``); recorded once per test case, in order.
+    public init(
+        _ makeContainer: @escaping @Sendable () -> Container, overrides: [DependencyContainer.Override<Container>] = []
+    ) {
         self.makeContainer = makeContainer
         self.overrides = overrides
     }
@@ -134,12 +136,12 @@ extension Trait {
     /// ```
     /// - Parameters:
     ///   - container: Makes the container; evaluated once per test case.
-    ///   - overrides: Replace resolves of the container (see ``DependencyKit/DependencyOverride``);
+    ///   - overrides: Replace resolves of the container (see ``DependencyKit/DependencyContainer/Override``);
     ///     their values are made once per test case.
     /// - Returns: The trait.
     public static func dependencies<Container: InjectableContainer>(
         _ container: @autoclosure @escaping @Sendable () -> Container,
-        _ overrides: DependencyOverride<Container>...
+        _ overrides: DependencyContainer.Override<Container>...
     ) -> Self where Self == DependencyTrait<Container> {
         DependencyTrait(container, overrides: overrides)
     }

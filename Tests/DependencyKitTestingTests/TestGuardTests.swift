@@ -355,7 +355,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 Container in effect: CoreGuardDependency, the global container, not PastedPartialDouble, which \
                 this test installed: code in this test read the global container instead of the test's scope.
                 Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
-                container, and a `DependencyContext` captured in the test carries it into escaping work. Find \
+                container, and a `DependencyContainer.Context` captured in the test carries it into escaping work. Find \
                 the code that read the global container directly.
                 """) == true)
     }

@@ -145,7 +145,7 @@ enum RouteInjector: DependencyInjecting {
 
     @Test func escapingWorkThatReentersACapturedContextKeepsTheOverrides() async {
         let hour = await withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: 23)) {
-            let context = DependencyContext.capture()
+            let context = DependencyContainer.Context.capture()
             return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     continuation.resume(returning: context.run { RouteInjector.dependencies.resolveHour() })

@@ -136,7 +136,7 @@ final class SectionPage: FactoryModule, Sendable {
         }
         let output = standardError(of: result)
         #expect(output.contains("resolveStamp() -> String was served by the global container"), "\(output)")
-        #expect(output.contains("DependencyContext.capture()"), "\(output)")
+        #expect(output.contains("DependencyContainer.Context.capture()"), "\(output)")
     }
 }
 

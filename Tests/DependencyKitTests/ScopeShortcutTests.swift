@@ -7,8 +7,8 @@ import Testing
 /// shortcut always serves the chain the task-local holds.
 struct ScopeShortcutTests {
     @Test func contextRunInsideASyncScopeServesTheCapturedChain() async {
-        let captured = withDependencies(ToyCore(marker: 61)) { DependencyContext.capture() }
-        let unscoped = DependencyContext.capture()
+        let captured = withDependencies(ToyCore(marker: 61)) { DependencyContainer.Context.capture() }
+        let unscoped = DependencyContainer.Context.capture()
         withDependencies(ToyCore(marker: 62)) {
             #expect(currentMarker() == 62)
             #expect(captured.run { currentMarker() } == 61)

@@ -67,7 +67,7 @@ struct ScopingTests {
     @Test func detachedTaskSeesTheGlobalUnlessItReentersACapturedContext() async {
         let global = ToyInjector.storage.global.resolveMarker()
         await withDependencies(ToyCore(marker: 31)) {
-            let context = DependencyContext.capture()
+            let context = DependencyContainer.Context.capture()
             #expect(context.isScoped)
             let uncaptured = await Task.detached { currentMarker() }.value
             let captured = await Task.detached { context.run { currentMarker() } }.value
@@ -86,7 +86,7 @@ struct ScopingTests {
     @Test func dispatchQueueClosureReentersACapturedContext() async {
         let global = ToyInjector.storage.global.resolveMarker()
         let (uncaptured, captured) = await withDependencies(ToyCore(marker: 41)) {
-            let context = DependencyContext.capture()
+            let context = DependencyContainer.Context.capture()
             return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     continuation.resume(returning: (currentMarker(), context.run { currentMarker() }))
@@ -126,7 +126,7 @@ struct ScopingTests {
                 #expect(container.sharedInstances.conversions.pointee == binding, "the container was converted again")
             #endif
             #expect(container.sharedInstances.footprint.cells == 0)
-            let context = withDependencies(existential) { DependencyContext.capture() }
+            let context = withDependencies(existential) { DependencyContainer.Context.capture() }
             #expect(context.run { OtherInjector.dependencies.resolveName() } == "bound")
         }
         #expect(freed == nil, "a scoped container outlived its scopes and contexts")
@@ -216,7 +216,7 @@ struct ScopingTests {
     #endif
 
     @Test func contextCapturedOutsideAnyScopeIsNotScoped() {
-        #expect(!DependencyContext.capture().isScoped)
+        #expect(!DependencyContainer.Context.capture().isScoped)
     }
 
     @Test func unstructuredTaskThatOutlivesTheScopeStillSeesIt() async {

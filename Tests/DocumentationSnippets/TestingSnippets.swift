@@ -71,7 +71,7 @@ struct WeatherReporterTests: HasWeatherDependencies {
     @Test(.dependencies(TestDependency()))
     func detachedWorkSeesTheTestContainerOnlyWhenItReentersTheContext() async {
         // snippet: testing-escaping-detached
-        let context = DependencyContext.capture()
+        let context = DependencyContainer.Context.capture()
         let seesTestContainer = await Task.detached {
             context.run { WeatherInjector.dependencies is TestDependency }
         }.value
@@ -84,7 +84,7 @@ struct WeatherReporterTests: HasWeatherDependencies {
     @Test(.dependencies(TestDependency()))
     func queueWorkSeesTheTestContainerThroughTheContext() async {
         // snippet: testing-escaping-queue
-        let context = DependencyContext.capture()
+        let context = DependencyContainer.Context.capture()
         let seesTestContainer = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 context.run {
@@ -264,7 +264,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                 Container in effect: CoreWeatherDependency, the global container, not TestDependency, which this \
                 test installed: code in this test read the global container instead of the test's scope.
                 Code in this test bypassed its scope: inside the test, `dependencies` serves the test's container, \
-                and a `DependencyContext` captured in the test carries it into escaping work. Find the code that \
+                and a `DependencyContainer.Context` captured in the test carries it into escaping work. Find the code that \
                 read the global container directly.
                 If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
                 """
@@ -298,7 +298,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                 running. Such work does not see its test's container. The resolution chain:
                   resolveNetworkConfiguration() -> NetworkConfiguration [fresh, CoreWeatherDependency]
                 If the work belongs to a test, capture the test's scope before the work escapes and re-enter it: \
-                `let context = DependencyContext.capture()`, then `context.run { … }` inside the escaping work. \
+                `let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work. \
                 Work that means to read the global container needs no change.
                 Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. \
                 Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error.

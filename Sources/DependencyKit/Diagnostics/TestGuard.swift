@@ -143,7 +143,7 @@ package enum TestGuard {
                     see its test's container. The resolution chain:
                     \(chainLines)
                     If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
-                    it: `let context = DependencyContext.capture()`, then `context.run { … }` inside the escaping \
+                    it: `let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping \
                     work. Work that means to read the global container needs no change.
                     """
             }
@@ -194,7 +194,7 @@ package enum TestGuard {
             servedBy = "the global container's `live {}` code"
             fix = """
                 Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
-                container, and a `DependencyContext` captured in the test carries it into escaping work. Find \
+                container, and a `DependencyContainer.Context` captured in the test carries it into escaping work. Find \
                 the code that read the global container directly.
                 """
         } else if !ownCode, let implementer = resolution.implementerType {

@@ -1,87 +1,89 @@
-/// One resolve of a container replaced for a scope: a value, or the value in effect transformed.
-///
-/// An override names the resolve it replaces by calling it, so it is checked by the compiler like
-/// any call: no string, no key to declare, no subclass to write.
-///
-/// ```swift
-/// @Test(.dependencies(CoreGreetingDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))))
-/// func greetsAtNight() { … }
-/// ```
-///
-/// Give overrides to the testing trait, to ``withDependencies(_:_:_:operation:)-(_,_,_,()->R)``
-/// with a new container, or to ``DependencyInjecting/withOverrides(_:_:operation:)-(_,_,()->R)``
-/// for the container already in effect. Inside that scope:
-///
-/// - **It cascades.** Every resolve the container builds with the overridden one gets the override:
-///   the greeter that reads the clock reads the fixed clock.
-/// - **It answers first.** A value override never runs the production code it replaces, so the test
-///   guard does not report an overridden live leaf; a live leaf left without an override still is.
-/// - **It is scoped.** Overrides live in the task, like scoped containers: child tasks see them, tests
-///   running in parallel never see each other's, and the global container is never touched. Each
-///   answers the container it was made for and no other.
-///
-/// The resolve must wrap its body in `fresh {}`, `live {}` or `shared {}` (that is where the engine
-/// sees it) and must not be `async`; the closure must call that resolve and nothing else. Anything
-/// else stops with a message naming the fix when the scope begins, not when the resolve is used.
-///
-/// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
-/// code that needs one value changed.
-public struct DependencyOverride<Container>: Sendable {
-    /// Runs the selector against the container in a recording and returns the entry it selected.
-    let record: @Sendable (Container) -> OverrideSet.Entry
-
-    private init(record: @escaping @Sendable (Container) -> OverrideSet.Entry) {
-        self.record = record
-    }
-
-    /// Replaces a resolve with a value.
+extension DependencyContainer {
+    /// One resolve of a container replaced for a scope: a value, or the value in effect transformed.
     ///
-    /// `value` is evaluated once each time the scope begins (once per test case), and that one value
-    /// answers every resolution in the scope: a stateful fake keeps its state across resolves, as
-    /// with `shared {}`.
+    /// An override names the resolve it replaces by calling it, so it is checked by the compiler like
+    /// any call: no string, no key to declare, no subclass to write.
     ///
     /// ```swift
-    /// .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))
+    /// @Test(.dependencies(CoreGreetingDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))))
+    /// func greetsAtNight() { … }
     /// ```
-    /// - Parameters:
-    ///   - resolve: Calls the resolve to replace, and nothing else.
-    ///   - value: The value every resolution of it returns inside the scope.
-    /// - Returns: The override.
-    public static func override<T: Sendable>(
-        _ resolve: @escaping @Sendable (Container) -> T,
-        with value: @autoclosure @escaping @Sendable () -> T
-    ) -> Self {
-        Self { container in
-            OverrideRecording.entry(
-                for: T.self, answer: ValueAnswer(value: value()), describedAs: "An override with a \(T.self)"
-            ) { _ = resolve(container) }
+    ///
+    /// Give overrides to the testing trait, to ``withDependencies(_:_:_:operation:)-(_,_,_,()->R)``
+    /// with a new container, or to ``DependencyInjecting/withOverrides(_:_:operation:)-(_,_,()->R)``
+    /// for the container already in effect. Inside that scope:
+    ///
+    /// - **It cascades.** Every resolve the container builds with the overridden one gets the override:
+    ///   the greeter that reads the clock reads the fixed clock.
+    /// - **It answers first.** A value override never runs the production code it replaces, so the test
+    ///   guard does not report an overridden live leaf; a live leaf left without an override still is.
+    /// - **It is scoped.** Overrides live in the task, like scoped containers: child tasks see them, tests
+    ///   running in parallel never see each other's, and the global container is never touched. Each
+    ///   answers the container it was made for and no other.
+    ///
+    /// The resolve must wrap its body in `fresh {}`, `live {}` or `shared {}` (that is where the engine
+    /// sees it) and must not be `async`; the closure must call that resolve and nothing else. Anything
+    /// else stops with a message naming the fix when the scope begins, not when the resolve is used.
+    ///
+    /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
+    /// code that needs one value changed.
+    public struct Override<Container>: Sendable {
+        /// Runs the selector against the container in a recording and returns the entry it selected.
+        let record: @Sendable (Container) -> OverrideSet.Entry
+
+        private init(record: @escaping @Sendable (Container) -> OverrideSet.Entry) {
+            self.record = record
         }
-    }
 
-    /// Replaces a resolve with the value it has without this override, transformed.
-    ///
-    /// The value is resolved as if this override did not exist — from an enclosing scope's override
-    /// or from the container — on every resolution, and `transform` makes the answer:
-    ///
-    /// ```swift
-    /// .override({ $0.resolvePath() }) { $0 + ["settings"] }
-    /// ```
-    ///
-    /// To find the resolve, the engine calls `resolve` once when the scope begins, and that call
-    /// resolves the value as well.
-    /// - Parameters:
-    ///   - resolve: Calls the resolve to replace, and nothing else.
-    ///   - transform: Makes the answer from the enclosing value.
-    /// - Returns: The override.
-    public static func override<T: Sendable>(
-        _ resolve: @escaping @Sendable (Container) -> T,
-        _ transform: @escaping @Sendable (T) -> T
-    ) -> Self {
-        Self { container in
-            OverrideRecording.entry(
-                for: T.self, answer: RelativeAnswer(transform: transform),
-                describedAs: "A relative override of a \(T.self)"
-            ) { _ = resolve(container) }
+        /// Replaces a resolve with a value.
+        ///
+        /// `value` is evaluated once each time the scope begins (once per test case), and that one value
+        /// answers every resolution in the scope: a stateful fake keeps its state across resolves, as
+        /// with `shared {}`.
+        ///
+        /// ```swift
+        /// .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))
+        /// ```
+        /// - Parameters:
+        ///   - resolve: Calls the resolve to replace, and nothing else.
+        ///   - value: The value every resolution of it returns inside the scope.
+        /// - Returns: The override.
+        public static func override<T: Sendable>(
+            _ resolve: @escaping @Sendable (Container) -> T,
+            with value: @autoclosure @escaping @Sendable () -> T
+        ) -> Self {
+            Self { container in
+                OverrideRecording.entry(
+                    for: T.self, answer: ValueAnswer(value: value()), describedAs: "An override with a \(T.self)"
+                ) { _ = resolve(container) }
+            }
+        }
+
+        /// Replaces a resolve with the value it has without this override, transformed.
+        ///
+        /// The value is resolved as if this override did not exist — from an enclosing scope's override
+        /// or from the container — on every resolution, and `transform` makes the answer:
+        ///
+        /// ```swift
+        /// .override({ $0.resolvePath() }) { $0 + ["settings"] }
+        /// ```
+        ///
+        /// To find the resolve, the engine calls `resolve` once when the scope begins, and that call
+        /// resolves the value as well.
+        /// - Parameters:
+        ///   - resolve: Calls the resolve to replace, and nothing else.
+        ///   - transform: Makes the answer from the enclosing value.
+        /// - Returns: The override.
+        public static func override<T: Sendable>(
+            _ resolve: @escaping @Sendable (Container) -> T,
+            _ transform: @escaping @Sendable (T) -> T
+        ) -> Self {
+            Self { container in
+                OverrideRecording.entry(
+                    for: T.self, answer: RelativeAnswer(transform: transform),
+                    describedAs: "A relative override of a \(T.self)"
+                ) { _ = resolve(container) }
+            }
         }
     }
 }
@@ -97,14 +99,14 @@ public struct DependencyOverride<Container>: Sendable {
 /// ```
 /// - Parameters:
 ///   - container: The container to serve inside `operation`.
-///   - override: Replaces one of the container's resolves; see ``DependencyOverride``.
+///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
 ///   - more: More overrides, each recorded with the ones before it in effect.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    _ override: DependencyOverride<C>,
-    _ more: DependencyOverride<C>...,
+    _ override: DependencyContainer.Override<C>,
+    _ more: DependencyContainer.Override<C>...,
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
@@ -118,15 +120,15 @@ public func withDependencies<C: InjectableContainer, R>(
 /// See ``withDependencies(_:_:_:operation:)-(_,_,_,()->R)``.
 /// - Parameters:
 ///   - container: The container to serve inside `operation`.
-///   - override: Replaces one of the container's resolves; see ``DependencyOverride``.
+///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
 ///   - more: More overrides, each recorded with the ones before it in effect.
 ///   - isolation: The caller's isolation, inherited by `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    _ override: DependencyOverride<C>,
-    _ more: DependencyOverride<C>...,
+    _ override: DependencyContainer.Override<C>,
+    _ more: DependencyContainer.Override<C>...,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
@@ -137,7 +139,7 @@ public func withDependencies<C: InjectableContainer, R>(
 /// trait.
 package func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyOverride<C>],
+    overriding overrides: [DependencyContainer.Override<C>],
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
@@ -160,13 +162,13 @@ extension DependencyInjecting {
     /// }
     /// ```
     /// - Parameters:
-    ///   - override: Replaces one of the container's resolves; see ``DependencyOverride``.
+    ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
     ///   - more: More overrides, each recorded with the ones before it in effect.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
     public static func withOverrides<R>(
-        _ override: DependencyOverride<Container>,
-        _ more: DependencyOverride<Container>...,
+        _ override: DependencyContainer.Override<Container>,
+        _ more: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
         try OverrideSet.$current.withValue(
@@ -178,14 +180,14 @@ extension DependencyInjecting {
     ///
     /// See ``withOverrides(_:_:operation:)-(_,_,()->R)``.
     /// - Parameters:
-    ///   - override: Replaces one of the container's resolves; see ``DependencyOverride``.
+    ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
     ///   - more: More overrides, each recorded with the ones before it in effect.
     ///   - isolation: The caller's isolation, inherited by `operation`.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
     public static func withOverrides<R>(
-        _ override: DependencyOverride<Container>,
-        _ more: DependencyOverride<Container>...,
+        _ override: DependencyContainer.Override<Container>,
+        _ more: DependencyContainer.Override<Container>...,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {

@@ -1,4 +1,4 @@
-/// The overrides in effect for the current task: what `DependencyOverride` installs.
+/// The overrides in effect for the current task: what `DependencyContainer.Override` installs.
 ///
 /// A set lives in a task-local, so child tasks and `Task {}` see their parent's overrides and
 /// tests running in parallel never see each other's. Each entry belongs to one container (by
@@ -38,7 +38,7 @@ final class OverrideSet: Sendable {
 
     /// Records `overrides` against `container`, each with the ones before it in effect (so a
     /// relative override builds on them), on top of the overrides already in effect.
-    static func adding<Container>(_ overrides: [DependencyOverride<Container>], for container: Container)
+    static func adding<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
         -> OverrideSet?
     {
         let outer = current

@@ -3,7 +3,7 @@
 /// The global container is untouched, so other tasks — including tests running in parallel —
 /// keep seeing their own. Scopes nest; the innermost wins. Unstructured tasks (`Task {}`)
 /// started inside inherit the scope; `Task.detached` and closures handed to other queues do
-/// not — capture a ``DependencyContext`` for those.
+/// not — capture a ``DependencyContainer/Context`` for those.
 ///
 /// ```swift
 /// withDependencies(EveningDependency()) {
@@ -52,68 +52,70 @@ func scopeFrame<C: InjectableContainer>(binding container: C) -> ScopeFrame {
     return storage.frame(binding: container, converted: container.asInjectorContainer, parent: parent)
 }
 
-/// A snapshot of the scoped containers in effect, to re-enter from escaping work.
-///
-/// Structured child tasks and `Task {}` inherit scopes automatically. Work that escapes the
-/// task tree does not: `Task.detached`, a closure handed to a `DispatchQueue`, a callback
-/// stored for later. Those see the **global** container unless they re-enter a captured
-/// context:
-///
-/// ```swift
-/// let context = DependencyContext.capture()
-/// DispatchQueue.global().async {
-///     context.run {
-///         let greeter = GreetingInjector.dependencies.resolveGreeter()  // the scoped one
-///     }
-/// }
-/// ```
-///
-/// A context keeps its scoped containers alive until it is released.
-public struct DependencyContext: Sendable {
-    private let frame: ScopeFrame?
-    /// The overrides in effect (``DependencyOverride``), re-entered with the containers.
-    private let overrides: OverrideSet?
+extension DependencyContainer {
+    /// A snapshot of the scoped containers in effect, to re-enter from escaping work.
+    ///
+    /// Structured child tasks and `Task {}` inherit scopes automatically. Work that escapes the
+    /// task tree does not: `Task.detached`, a closure handed to a `DispatchQueue`, a callback
+    /// stored for later. Those see the **global** container unless they re-enter a captured
+    /// context:
+    ///
+    /// ```swift
+    /// let context = DependencyContainer.Context.capture()
+    /// DispatchQueue.global().async {
+    ///     context.run {
+    ///         let greeter = GreetingInjector.dependencies.resolveGreeter()  // the scoped one
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A context keeps its scoped containers alive until it is released.
+    public struct Context: Sendable {
+        private let frame: ScopeFrame?
+        /// The overrides in effect (``DependencyContainer/Override``), re-entered with the containers.
+        private let overrides: OverrideSet?
 
-    private init(frame: ScopeFrame?, overrides: OverrideSet?) {
-        self.frame = frame
-        self.overrides = overrides
-    }
-
-    /// Captures every scoped container in effect for the current task, for every injector, and the
-    /// overrides in effect.
-    /// - Returns: A context to pass to escaping work.
-    public static func capture() -> DependencyContext {
-        DependencyContext(frame: ScopeFrame.current, overrides: OverrideSet.current)
-    }
-
-    /// Whether any scope was in effect when the context was captured.
-    public var isScoped: Bool { frame != nil }
-
-    /// Runs `operation` with the captured scopes in effect.
-    /// - Parameter operation: The code to run.
-    /// - Returns: What `operation` returns.
-    public func run<R>(_ operation: () throws -> R) rethrows -> R {
-        guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
-            return try ScopeFrame.bind(frame, operation: operation)
+        private init(frame: ScopeFrame?, overrides: OverrideSet?) {
+            self.frame = frame
+            self.overrides = overrides
         }
-        return try OverrideSet.$current.withValue(overrides) { try ScopeFrame.bind(frame, operation: operation) }
-    }
 
-    /// Runs the asynchronous `operation` with the captured scopes in effect.
-    /// - Parameters:
-    ///   - isolation: The caller's isolation, inherited by `operation`.
-    ///   - operation: The code to run.
-    /// - Returns: What `operation` returns.
-    public func run<R>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ operation: () async throws -> R
-    ) async rethrows -> R {
-        guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
-            return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
+        /// Captures every scoped container in effect for the current task, for every injector, and the
+        /// overrides in effect.
+        /// - Returns: A context to pass to escaping work.
+        public static func capture() -> DependencyContainer.Context {
+            DependencyContainer.Context(frame: ScopeFrame.current, overrides: OverrideSet.current)
         }
-        return try await OverrideSet.$current.withValue(
-            overrides,
-            operation: { try await ScopeFrame.bind(frame, isolation: isolation, operation: operation) },
-            isolation: isolation)
+
+        /// Whether any scope was in effect when the context was captured.
+        public var isScoped: Bool { frame != nil }
+
+        /// Runs `operation` with the captured scopes in effect.
+        /// - Parameter operation: The code to run.
+        /// - Returns: What `operation` returns.
+        public func run<R>(_ operation: () throws -> R) rethrows -> R {
+            guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
+                return try ScopeFrame.bind(frame, operation: operation)
+            }
+            return try OverrideSet.$current.withValue(overrides) { try ScopeFrame.bind(frame, operation: operation) }
+        }
+
+        /// Runs the asynchronous `operation` with the captured scopes in effect.
+        /// - Parameters:
+        ///   - isolation: The caller's isolation, inherited by `operation`.
+        ///   - operation: The code to run.
+        /// - Returns: What `operation` returns.
+        public func run<R>(
+            isolation: isolated (any Actor)? = #isolation,
+            _ operation: () async throws -> R
+        ) async rethrows -> R {
+            guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
+                return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
+            }
+            return try await OverrideSet.$current.withValue(
+                overrides,
+                operation: { try await ScopeFrame.bind(frame, isolation: isolation, operation: operation) },
+                isolation: isolation)
+        }
     }
 }

@@ -161,7 +161,7 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
 
 // MARK: - 3. The per-thread copy of the scope chain
 
-// Assumes: while a synchronous `withDependencies` (or `DependencyContext.run`) runs its operation,
+// Assumes: while a synchronous `withDependencies` (or `DependencyContainer.Context.run`) runs its operation,
 // its task runs on no other thread, and every synchronous binding of the scope chain inside it goes
 // through `ScopeFrame.bind`, which updates this thread's slot and restores it on the way out. So the
 // slot, tagged with the task that set it, holds the chain that task's task-local holds. Code that a

@@ -187,7 +187,7 @@ extension DependencyContainer.Resolving {
 ///
 /// Refine this protocol with your container protocol and name your injector once; the engine
 /// then finds the right storage from any container value, so generic tools such as
-/// ``withDependencies(_:operation:)-(_,()->R)``, ``DependencyContext`` and the testing trait
+/// ``withDependencies(_:operation:)-(_,()->R)``, ``DependencyContainer/Context`` and the testing trait
 /// work with any container declared this way:
 ///
 /// ```swift

@@ -198,7 +198,7 @@ struct Resolution: Sendable {
 ///
 /// Bit 0 records that cycle checking differs from the build's default (on in debug builds,
 /// off in release builds); bits 1–9 count live traces; bits 10–19 count live override sets
-/// (`DependencyOverride`); the bits from 20 up count live test contexts (DependencyKitTesting's
+/// (`DependencyContainer.Override`); the bits from 20 up count live test contexts (DependencyKitTesting's
 /// guard), so that every resolution inside a guarded test takes the diagnosed path while
 /// production code never does. The word holds
 /// ``idle`` exactly when there is nothing to do, so the hot path is one relaxed load and one

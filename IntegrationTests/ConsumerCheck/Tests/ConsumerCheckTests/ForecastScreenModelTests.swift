@@ -36,7 +36,7 @@ struct ForecastScreenModelTests {
 
     @Test(.dependencies(DarkThemeDependency()))
     func asyncResolvesCanBeCalledFromADetachedTaskThatCapturedTheTestsScope() async {
-        let context = DependencyContext.capture()
+        let context = DependencyContainer.Context.capture()
         let theme = await Task.detached { await context.run { await SettingsInjector.dependencies.resolveTheme() } }
             .value
         #expect(theme.name == "Dark")

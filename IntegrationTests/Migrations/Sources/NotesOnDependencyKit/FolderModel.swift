@@ -6,7 +6,7 @@ import NotesDomain
 final class FolderModel: HasNotesDependencies {
     @InjectNotes({ $0.resolveNotesClient() }) var notesClient
     let path = NotesInjector.dependencies.resolvePath()
-    private let scope = DependencyContext.capture()
+    private let scope = DependencyContainer.Context.capture()
 
     func load() async throws -> [Note] {
         try await notesClient.fetch(path)
