@@ -76,8 +76,9 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
             message in
             TestGuardReporting.record(message, severity: .error, in: test)
         }
-        try await withDependencies(container, overriding: overrides) {
-            try await TestContext.$current.withValue(context) {
+        // The context first, so that a malformed override fails this test case (not the run).
+        try await TestContext.$current.withValue(context) {
+            try await withDependencies(container, overriding: overrides) {
                 try await function()
             }
         }

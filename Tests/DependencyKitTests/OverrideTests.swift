@@ -168,7 +168,7 @@ enum RouteInjector: DependencyInjecting {
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains("selected resolveLabel() of RouteCore, which builds a Int"), "\(output)")
-        #expect(output.contains("as any Clock"), "\(output)")
+        #expect(output.contains("as any P"), "\(output)")
     }
 
     @Test func aResolveNotBuiltWithFreshIsRejectedWhenTheScopeBegins() async {

@@ -284,7 +284,7 @@ final class TraceSession: Sendable {
     /// ended, so that work which outlives it records nothing.
     private let records = Locked<[Record]?>([])
 
-    init() { DiagnosticsWord.add(DiagnosticsWord.traceUnit) }
+    init() { DiagnosticsWord.count(in: .trace) }
 
     /// Records that a resolution started; returns its node, or `nil` once the trace has ended.
     func begin(_ resolution: Resolution, parent: Int?) -> Int? {

@@ -314,7 +314,7 @@ package final class TestContext: Sendable {
         containerID = container.map(ObjectIdentifier.init)
         containerType = container.map { type(of: $0) }
         testScopes?.add(1)
-        DiagnosticsWord.add(DiagnosticsWord.testContextUnit)
+        DiagnosticsWord.count(in: .testContext)
     }
 
     deinit {

@@ -28,10 +28,12 @@ extension DependencyContainer {
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
-        /// Runs the selector against the container in a recording and returns the entry it selected.
-        let record: @Sendable (Container) -> OverrideSet.Entry
+        /// Finds the resolve the override answers (at once for a value, on first use for a relative
+        /// override) and returns its entry with the requested type it answers, or `nil` once a
+        /// malformed override is reported.
+        let record: @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier)?
 
-        private init(record: @escaping @Sendable (Container) -> OverrideSet.Entry) {
+        private init(record: @escaping @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier)?) {
             self.record = record
         }
 
@@ -39,7 +41,7 @@ extension DependencyContainer {
         ///
         /// `value` is evaluated once each time the scope begins (once per test case), and that one value
         /// answers every resolution in the scope: a stateful fake keeps its state across resolves, as
-        /// with `shared {}`.
+        /// with `shared {}`. Finding the resolve never runs its production code.
         ///
         /// ```swift
         /// .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))
@@ -53,9 +55,16 @@ extension DependencyContainer {
             with value: @autoclosure @escaping @Sendable () -> T
         ) -> Self {
             Self { container in
-                OverrideRecording.entry(
-                    for: T.self, answer: ValueAnswer(value: value()), describedAs: "An override with a \(T.self)"
-                ) { _ = resolve(container) }
+                let value = value()
+                guard
+                    let selected = OverrideRecording.select(
+                        T.self, answeringWith: Placeholder(value: value), describedAs: "An override with a \(T.self)",
+                        selector: { _ = resolve(container) })
+                else { return nil }
+                let entry = OverrideSet.Entry(
+                    container: selected.container, answer: ValueAnswer(value: value),
+                    identity: .resolve(selected.name), identify: nil)
+                return (entry, selected.type)
             }
         }
 
@@ -68,8 +77,9 @@ extension DependencyContainer {
         /// .override({ $0.resolvePath() }) { $0 + ["settings"] }
         /// ```
         ///
-        /// To find the resolve, the engine calls `resolve` once when the scope begins, and that call
-        /// resolves the value as well.
+        /// Nothing runs when the scope begins: the engine finds the resolve on its first use (the first
+        /// resolution of the container with the type `resolve` returns), with the value that resolution
+        /// needs anyway. A relative override of a resolve the scope never uses never runs anything.
         /// - Parameters:
         ///   - resolve: Calls the resolve to replace, and nothing else.
         ///   - transform: Makes the answer from the enclosing value.
@@ -79,10 +89,31 @@ extension DependencyContainer {
             _ transform: @escaping @Sendable (T) -> T
         ) -> Self {
             Self { container in
-                OverrideRecording.entry(
-                    for: T.self, answer: RelativeAnswer(transform: transform),
-                    describedAs: "A relative override of a \(T.self)"
-                ) { _ = resolve(container) }
+                let description = "A relative override of a \(T.self)"
+                guard let object = (container as AnyObject) as? any DependencyContainer.Resolving else {
+                    OverrideProblem.report("\(description) is made for \(Container.self), which is not a container.")
+                    return nil
+                }
+                let entry = OverrideSet.Entry(
+                    container: object, answer: RelativeAnswer(transform: transform), identity: .pending,
+                    identify: { placeholder in
+                        guard let typed = object as? Container,
+                            let selected = OverrideRecording.select(
+                                T.self, answeringWith: placeholder, describedAs: description,
+                                selector: { _ = resolve(typed) })
+                        else { return .refused }
+                        guard selected.container === object else {
+                            OverrideProblem.report(
+                                """
+                                \(description) selects \(selected.name) of \(type(of: selected.container)), not a \
+                                resolve of the container it is made for (\(type(of: object))). Override it where \
+                                that container is in effect.
+                                """)
+                            return .refused
+                        }
+                        return .resolve(selected.name)
+                    })
+                return (entry, ObjectIdentifier(T.self))
             }
         }
     }
@@ -171,8 +202,10 @@ extension DependencyInjecting {
         _ more: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
-        try OverrideSet.$current.withValue(
-            OverrideSet.adding([override] + more, for: dependencies), operation: operation)
+        let container = dependencies
+        return try ScopeFrame.bind(pinningFrame(for: container)) {
+            try OverrideSet.$current.withValue(OverrideSet.adding([override] + more, for: container), operation: operation)
+        }
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -191,7 +224,19 @@ extension DependencyInjecting {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await OverrideSet.$current.withValue(
-            OverrideSet.adding([override] + more, for: dependencies), operation: operation, isolation: isolation)
+        let container = dependencies
+        return try await ScopeFrame.bind(pinningFrame(for: container), isolation: isolation) {
+            try await OverrideSet.$current.withValue(
+                OverrideSet.adding([override] + more, for: container), operation: operation, isolation: isolation)
+        }
+    }
+
+    /// The scope frame that keeps `container` in effect for the overrides' task tree, so that a global
+    /// install during the block cannot take the container their entries answer away from it.
+    private static func pinningFrame(for container: Container) -> ScopeFrame? {
+        guard let owner = (container as AnyObject) as? DependencyContainer else { return ScopeFrame.current }
+        let parent = ScopeFrame.current
+        return storage.frame(reusingBindingOf: owner, parent: parent)
+            ?? storage.frame(binding: owner, converted: container, parent: parent)
     }
 }

@@ -17,16 +17,32 @@
 /// }
 /// ```
 ///
-/// - **Which container.** The one in effect for the task that first reads the property — scoped
-///   (a test's, a `withDependencies` block's) or global, as `dependencies` would return.
-/// - **Once per owner.** Later reads return the same value; copies of a struct share it. Two
-///   threads that read first at the same time may each resolve, and the first to finish wins.
+/// - **Which container.** The one in effect for the task that reads the property — scoped (a
+///   test's, a `withDependencies` block's) or global, as `dependencies` would return.
+/// - **Once per owner and container.** Later reads return the same value while the container in
+///   effect (and the overrides in effect, if any) is the one it was resolved from; copies of a struct
+///   share it. When the reader's container is another one — the next test's, a swapped global
+///   container, a `withOverrides` block — the property resolves again from it, so a holder that
+///   outlives its test never serves that test's value to the next. Two threads that read first at
+///   the same time may each resolve, and the first to finish wins.
 /// - **Anywhere.** Structs, classes, actors and `@MainActor` types; the wrapper is `Sendable` when
 ///   the value is.
+/// - **Cost.** A read after the first reads the container in effect (as `dependencies` does), takes the
+///   holder's lock for a load and compares two identities. The lock keeps the value, the container it
+///   came from and the overrides together, which one atomic word could not without an allocation per
+///   resolve; it is held only for that load, never while a resolve runs.
 @propertyWrapper
 public struct Inject<Injector: DependencyInjecting, Value: Sendable>: Sendable {
     private let resolve: @Sendable (Injector.Container) -> Value
-    private let box = Locked<Value?>(nil)
+    private let box = Locked<Resolved?>(nil)
+
+    /// A value with the container and the overrides it was resolved from, which it keeps alive so
+    /// that their identities are never reused while it is kept.
+    private struct Resolved: Sendable {
+        let value: Value
+        let container: Injector.Container
+        let overrides: OverrideSet?
+    }
 
     /// Creates the property from the resolve that makes its value.
     /// - Parameter resolve: Calls a resolve of the container in effect.
@@ -34,14 +50,29 @@ public struct Inject<Injector: DependencyInjecting, Value: Sendable>: Sendable {
         self.resolve = resolve
     }
 
-    /// The value, resolved on the first read.
+    /// The value, resolved on the first read from the container in effect, and again when the
+    /// container (or the overrides) in effect is no longer the one it came from.
     public var wrappedValue: Value {
-        if let value = box.withLock({ $0 }) { return value }
-        let value = resolve(Injector.dependencies)
+        let container = Injector.dependencies
+        let overrides = DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? OverrideSet.current : nil
+        if let kept = box.withLock({ $0 }), Self.identity(of: kept.container) == Self.identity(of: container),
+            kept.overrides === overrides
+        {
+            return kept.value
+        }
+        let value = resolve(container)
         return box.withLock { stored in
-            if let stored { return stored }
-            stored = value
+            if let kept = stored, Self.identity(of: kept.container) == Self.identity(of: container),
+                kept.overrides === overrides
+            {
+                return kept.value
+            }
+            stored = Resolved(value: value, container: container, overrides: overrides)
             return value
         }
+    }
+
+    private static func identity(of container: Injector.Container) -> ObjectIdentifier {
+        ObjectIdentifier(container as AnyObject)
     }
 }

@@ -12,6 +12,7 @@
 /// (`Task.detached`) which asks for the same value is a circle no task-local context can reveal,
 /// and cannot be told from a slow one, so a wait longer than
 /// ``CreationWaits/waitLimitMilliseconds`` is reported once, naming the value, and goes on.
+@usableFromInline
 package final class AsyncOnceCell<Value: Sendable>: Sendable {
     /// How a waiter's suspension ends.
     private enum Outcome: Sendable {

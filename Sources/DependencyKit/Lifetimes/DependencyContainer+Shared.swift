@@ -49,7 +49,11 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
         return try withResolution(name, of: T.self, lifetime: .shared, container: self) {
-            try sharedInstances.cell(for: key) { OnceCell<T>() }
+            if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+                return try OverrideCaches.shared(
+                    key, in: self, describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
+            }
+            return try sharedInstances.cell(for: key) { OnceCell<T>() }
                 .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
         }
     }
@@ -88,20 +92,25 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .weak)
         return try withResolution(name, of: T.self, lifetime: .weakShared, container: self) {
-            try sharedInstances.cell(for: key) { OnceCell<WeakReference>() }
+            let weaklyHeld = { () throws -> (store: WeakReference, result: T) in
+                let instance = try make()
+                if !(type(of: instance as Any) is AnyObject.Type) {
+                    fatalError(
+                        "weakShared needs a class instance, but \(name) returned a value of type "
+                            + "\(type(of: instance as Any))"
+                    )
+                }
+                return (WeakReference(object: instance as AnyObject), instance)
+            }
+            if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+                return try OverrideCaches.weakShared(
+                    key, in: self, describedBy: { Self.describe(T.self, name: name, key: key) }, make: weaklyHeld)
+            }
+            return try sharedInstances.cell(for: key) { OnceCell<WeakReference>() }
                 .value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
                     read: { $0.object as? T },
-                    make: {
-                        let instance = try make()
-                        if !(type(of: instance as Any) is AnyObject.Type) {
-                            fatalError(
-                                "weakShared needs a class instance, but \(name) returned a value of type "
-                                    + "\(type(of: instance as Any))"
-                            )
-                        }
-                        return (WeakReference(object: instance as AnyObject), instance)
-                    }
+                    make: weaklyHeld
                 )
         }
     }
@@ -165,7 +174,12 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
-                try await cell.value(
+                if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+                    return try await OverrideCaches.shared(
+                        key, in: self, cell: cell, describedBy: { Self.describe(T.self, name: name, key: key) },
+                        isolation: isolation, make: make)
+                }
+                return try await cell.value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
                     isolation: isolation,
                     make: make

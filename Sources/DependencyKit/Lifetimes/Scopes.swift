@@ -124,6 +124,12 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
+            if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+                let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
+                return try OverrideCaches.scoped(
+                    key, in: self, cell: (found ?? nil) ?? scopedCell(for: key, in: scope),
+                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) }, make: make)
+            }
             let table = sharedInstances.scopeTableAddress
             if _fastPath(table != 0), let instance = ScopeTable.instance(inTableAt: table, for: key, as: T.self) {
                 return instance

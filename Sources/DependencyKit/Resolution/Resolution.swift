@@ -197,22 +197,71 @@ struct Resolution: Sendable {
 /// The process-wide word that gates every diagnostic: read once per resolution, relaxed.
 ///
 /// Bit 0 records that cycle checking differs from the build's default (on in debug builds,
-/// off in release builds); bits 1–9 count live traces; bits 10–19 count live override sets
-/// (`DependencyContainer.Override`); the bits from 20 up count live test contexts (DependencyKitTesting's
+/// off in release builds); then three counted fields: live traces, live override sets
+/// (`DependencyContainer.Override`), and, in the high bits, live test contexts (DependencyKitTesting's
 /// guard), so that every resolution inside a guarded test takes the diagnosed path while
-/// production code never does. The word holds
-/// ``idle`` exactly when there is nothing to do, so the hot path is one relaxed load and one
-/// compare against a constant.
+/// production code never does. On 64-bit platforms each field counts to 1,048,575 (2^20 − 1; tests
+/// to far more); on 32-bit platforms, 127 traces, 4,095 override sets and 4,095 test contexts. A
+/// count never wraps into its neighbour: the scope that would cross its field's limit stops with a
+/// message saying so (see ``count(in:by:)``). The word holds ``idle`` exactly when there is nothing
+/// to do, so the hot path is one relaxed load and one compare against a constant.
 @usableFromInline
 enum DiagnosticsWord {
+    /// One of the counted fields of the word.
+    enum Field: CaseIterable {
+        case trace, overrideSet, testContext
+
+        /// The field's lowest bit.
+        var shift: Int {
+            #if _pointerBitWidth(_64)
+                switch self {
+                case .trace: 1
+                case .overrideSet: 21
+                case .testContext: 41
+                }
+            #else
+                switch self {
+                case .trace: 1
+                case .overrideSet: 8
+                case .testContext: 20
+                }
+            #endif
+        }
+
+        /// The largest count the field holds.
+        var limit: Int {
+            switch self {
+            case .trace: (1 << (Field.overrideSet.shift - shift)) - 1
+            case .overrideSet: (1 << (Field.testContext.shift - shift)) - 1
+            // The sign bit stays clear: the word is compared as a signed integer.
+            case .testContext: (1 << (Int.bitWidth - 1 - shift)) - 1
+            }
+        }
+
+        /// What one more adds to the word.
+        var unit: Int { 1 << shift }
+
+        /// The field's count in `word`.
+        func count(in word: Int) -> Int { (word >> shift) & limit }
+
+        /// What the field counts, for the message at its limit.
+        var noun: String {
+            switch self {
+            case .trace: "traces (`Diagnostics.trace`) running"
+            case .overrideSet: "override scopes (`.override(…)` in a trait, `withDependencies` or `withOverrides`) alive"
+            case .testContext: "guarded test cases running"
+            }
+        }
+    }
+
     /// Set when cycle checking is not the build default.
     static let toggledBit = 1
     /// What one live trace adds.
-    static let traceUnit = 2
+    static let traceUnit = Field.trace.unit
     /// What one live override set adds.
-    static let overrideUnit = 1 << 10
+    static let overrideUnit = Field.overrideSet.unit
     /// What one live test context adds.
-    static let testContextUnit = 1 << 20
+    static let testContextUnit = Field.testContext.unit
 
     /// Whether this build of DependencyKit checks cycles unless told otherwise.
     @inlinable
@@ -239,10 +288,26 @@ enum DiagnosticsWord {
     static func checksCycles(_ word: Int) -> Bool { (word & toggledBit != 0) != checksCyclesByDefault }
 
     /// Whether any trace is live, given a loaded word.
-    static func isTracing(_ word: Int) -> Bool { word & (overrideUnit - traceUnit) != 0 }
+    static func isTracing(_ word: Int) -> Bool { Field.trace.count(in: word) != 0 }
+
+    /// The bits of the override sets' count, as a constant the optimiser folds (``Field/overrideSet``).
+    @inlinable
+    static var overrideSetBits: Int {
+        #if _pointerBitWidth(_64)
+            ((1 << 20) - 1) << 21
+        #else
+            ((1 << 12) - 1) << 8
+        #endif
+    }
+
+    /// Whether an override set may be alive: what a cached lifetime checks before its cell (one
+    /// relaxed load, a mask and a branch), to serve an instance that depends on an override from the
+    /// override's scope (see `OverrideCaches`).
+    @inlinable
+    static var mayHaveOverrideSets: Bool { dk_diagnostics_load_relaxed() & overrideSetBits != 0 }
 
     /// Whether any override set is live, given a loaded word.
-    static func hasOverrides(_ word: Int) -> Bool { word & (testContextUnit - overrideUnit) != 0 }
+    static func hasOverrides(_ word: Int) -> Bool { Field.overrideSet.count(in: word) != 0 }
 
     /// Whether any test context is live, given a loaded word.
     static func hasTestContexts(_ word: Int) -> Bool { word >= testContextUnit }
@@ -253,4 +318,22 @@ enum DiagnosticsWord {
 
     /// Counts a trace or a test context in (`units` positive) or out (negative).
     static func add(_ units: Int) { dk_diagnostics_fetch_add(units) }
+
+    /// Counts one more of `field` in, or stops with a message when the field is full: a count that
+    /// wrapped into its neighbour would switch another diagnostic on or off for the whole process.
+    /// Undo it with `add(-field.unit)`.
+    static func count(in field: Field) {
+        let before = dk_diagnostics_fetch_add(field.unit)
+        if _slowPath(field.count(in: before) == field.limit) {
+            dk_diagnostics_fetch_add(-field.unit)
+            fatalError(
+                """
+                More than \(field.limit) \(field.noun) at once: DependencyKit counts them in a word it \
+                reads on every resolution, and one more would not fit. Something makes them without \
+                ending them (an override scope or trace kept alive by an escaping task?), or the work needs \
+                fewer at once; end each before starting the next.
+                """
+            )
+        }
+    }
 }
