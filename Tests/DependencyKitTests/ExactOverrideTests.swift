@@ -1,0 +1,375 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import DependencyKit
+
+/// A container whose cached lifetimes build on a leaf that tests override.
+protocol ClockworkDependency: InjectableContainer where Injector == ClockworkInjector {
+    func resolveHour() -> Int
+    func resolveZone() -> String
+    func resolveSharedGreeter() -> HourGreeter
+    func resolveWeakGreeter() -> HourGreeter
+    func resolveScopedGreeter() -> HourGreeter
+    func resolveZoneLabel() -> HourGreeter
+    func resolveOuter() -> HourGreeter
+    func resolveUser(id: Int) -> String
+    func resolveCounter() -> Int
+    func resolveAsyncGreeter() async -> HourGreeter
+}
+
+/// A class, so that identity shows which instance was served.
+final class HourGreeter: Sendable {
+    let hour: Int
+    let inner: HourGreeter?
+
+    init(hour: Int, inner: HourGreeter? = nil) {
+        self.hour = hour
+        self.inner = inner
+    }
+}
+
+extension DependencyScope {
+    static let clockworkSession = DependencyScope("clockwork session")
+}
+
+final class ClockworkCore: DependencyContainer, ClockworkDependency, @unchecked Sendable {
+    let production = RouteRecorder()
+
+    func resolveHour() -> Int {
+        live {
+            production.note("hour")
+            return 9
+        }
+    }
+    func resolveZone() -> String {
+        live {
+            production.note("zone")
+            return "UTC"
+        }
+    }
+    func resolveSharedGreeter() -> HourGreeter { shared { HourGreeter(hour: resolveHour()) } }
+    func resolveWeakGreeter() -> HourGreeter { weakShared { HourGreeter(hour: resolveHour()) } }
+    func resolveScopedGreeter() -> HourGreeter { scoped(.clockworkSession) { HourGreeter(hour: resolveHour()) } }
+    /// Shared, and depends on the zone only.
+    func resolveZoneLabel() -> HourGreeter { shared { HourGreeter(hour: resolveZone().count) } }
+    /// Shared on top of another shared instance that depends on the hour.
+    func resolveOuter() -> HourGreeter { shared { HourGreeter(hour: 0, inner: resolveSharedGreeter()) } }
+    func resolveUser(id: Int) -> String {
+        fresh {
+            production.note("user \(id)")
+            return "user \(id)"
+        }
+    }
+    func resolveCounter() -> Int { fresh { 0 } }
+    func resolveAsyncGreeter() async -> HourGreeter {
+        await shared { () async -> HourGreeter in HourGreeter(hour: resolveHour()) }
+    }
+}
+
+enum ClockworkInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any ClockworkDependency> { ClockworkCore() }
+}
+
+/// Collects what a test context reports, in place of a Swift Testing issue.
+final class ReportedProblems: Sendable {
+    private let messages = Locked<[String]>([])
+
+    var all: [String] { messages.withLock { $0 } }
+
+    /// What was reported about overrides: not the guard's live-leaf findings.
+    var aboutOverrides: [String] { all.filter { !$0.contains("`live {}`") } }
+
+    /// Runs `body` in a test context that reports here.
+    func collecting<R>(_ body: () throws -> R) rethrows -> R {
+        let context = TestContext(testScopes: nil) { message in self.messages.withLock { $0.append(message) } }
+        return try TestContext.$current.withValue(context, operation: body)
+    }
+}
+
+@Suite struct ExactOverrideTests {
+    // MARK: 1. Nothing built under an override is served where it is not
+
+    @Test func aSharedInstanceBuiltUnderAnOverrideStaysWithIt() {
+        let container = ClockworkCore()
+        withDependencies(container) {
+            let inside = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                ClockworkInjector.dependencies.resolveSharedGreeter()
+            }
+            #expect(inside.hour == 23)
+            let after = ClockworkInjector.dependencies.resolveSharedGreeter()
+            #expect(after.hour == 9)
+            #expect(after !== inside)
+            #expect(ClockworkInjector.dependencies.resolveSharedGreeter() === after)
+        }
+    }
+
+    @Test func perRequestOverridesOfALongLivedContainerEachSeeTheirOwn() {
+        withDependencies(ClockworkCore()) {
+            for hour in [20, 21, 22] {
+                let seen = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
+                    (
+                        ClockworkInjector.dependencies.resolveSharedGreeter().hour,
+                        ClockworkInjector.dependencies.resolveWeakGreeter().hour,
+                        ClockworkInjector.dependencies.resolveScopedGreeter().hour,
+                        ClockworkInjector.dependencies.resolveOuter().inner?.hour
+                    )
+                }
+                #expect(seen.0 == hour && seen.1 == hour && seen.2 == hour && seen.3 == hour)
+            }
+            #expect(ClockworkInjector.dependencies.resolveSharedGreeter().hour == 9)
+            #expect(ClockworkInjector.dependencies.resolveScopedGreeter().hour == 9)
+            #expect(ClockworkInjector.dependencies.resolveOuter().inner?.hour == 9)
+        }
+    }
+
+    @Test func aSharedInstanceMadeBeforeTheScopeReflectsTheOverrideInsideIt() {
+        withDependencies(ClockworkCore()) {
+            let before = ClockworkInjector.dependencies.resolveSharedGreeter()
+            let outerBefore = ClockworkInjector.dependencies.resolveOuter()
+            ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                let inside = ClockworkInjector.dependencies.resolveSharedGreeter()
+                #expect(inside.hour == 23)
+                #expect(ClockworkInjector.dependencies.resolveSharedGreeter() === inside)
+                #expect(ClockworkInjector.dependencies.resolveOuter().inner === inside)
+            }
+            #expect(ClockworkInjector.dependencies.resolveSharedGreeter() === before)
+            #expect(ClockworkInjector.dependencies.resolveOuter() === outerBefore)
+        }
+    }
+
+    @Test func anInstanceThatDependsOnNoOverriddenResolveStaysShared() {
+        let container = ClockworkCore()
+        withDependencies(container) {
+            let label = ClockworkInjector.dependencies.resolveZoneLabel()
+            ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                #expect(ClockworkInjector.dependencies.resolveZoneLabel() === label)
+            }
+            // Not built under the override first either: the instance the scope builds becomes the container's.
+            let fresh = ClockworkCore()
+            withDependencies(fresh) {
+                let inside = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                    ClockworkInjector.dependencies.resolveZoneLabel()
+                }
+                #expect(ClockworkInjector.dependencies.resolveZoneLabel() === inside)
+            }
+            #expect(fresh.production.notes == ["zone"])
+        }
+    }
+
+    @Test func anAsyncSharedInstanceBuiltUnderAnOverrideStaysWithIt() async {
+        await withDependencies(ClockworkCore()) {
+            let inside = await ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                await ClockworkInjector.dependencies.resolveAsyncGreeter()
+            }
+            #expect(inside.hour == 23)
+            #expect(await ClockworkInjector.dependencies.resolveAsyncGreeter().hour == 9)
+        }
+    }
+
+    @Test func parallelScopesOfOneContainerEachGetTheirOwnDependentInstance() async {
+        let container = ClockworkCore()
+        await withDependencies(container) {
+            await withTaskGroup(of: (Int, Int).self) { group in
+                for hour in 0..<200 {
+                    group.addTask {
+                        await ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
+                            await Task.yield()
+                            return (hour, ClockworkInjector.dependencies.resolveSharedGreeter().hour)
+                        }
+                    }
+                }
+                for await (hour, seen) in group { #expect(seen == hour) }
+            }
+            #expect(ClockworkInjector.dependencies.resolveSharedGreeter().hour == 9)
+        }
+    }
+
+    // MARK: 2. No counter that wraps
+
+    @Test func thousandsOfNestedOverrideScopesGiveExactResults() {
+        func nest(_ level: Int) -> Int {
+            guard level < 1_100 else { return ClockworkInjector.dependencies.resolveHour() }
+            return ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: level)) { nest(level + 1) }
+        }
+        let innermost = withDependencies(ClockworkCore()) { nest(0) }
+        #expect(innermost == 1_099)
+    }
+
+    @Test func aThousandNestedRelativeOverridesAddUp() {
+        func nest(_ level: Int) -> Int {
+            guard level < 1_000 else { return ClockworkInjector.dependencies.resolveHour() }
+            return ClockworkInjector.withOverrides(.override({ $0.resolveHour() }) { $0 + 1 }) { nest(level + 1) }
+        }
+        let container = ClockworkCore()
+        let hour = withDependencies(container) { nest(0) }
+        #expect(hour == 1_009)
+        #expect(container.production.notes == ["hour"])
+    }
+
+    @Test func manyOverrideScopesAliveAtOnceEachAnswerTheirOwn() async {
+        // 2,000 scopes suspended at the same moment: past the old 10-bit count.
+        let gate = AsyncGate(expected: 2_000)
+        await withDependencies(ClockworkCore()) {
+            await withTaskGroup(of: Bool.self) { group in
+                for hour in 0..<2_000 {
+                    group.addTask {
+                        await ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
+                            await gate.arriveAndWait()
+                            return ClockworkInjector.dependencies.resolveHour() == hour
+                        }
+                    }
+                }
+                var exact = 0
+                for await ok in group where ok { exact += 1 }
+                #expect(exact == 2_000)
+            }
+        }
+    }
+
+    @Test func theCountedFieldsOfTheDiagnosticsWordDoNotOverlap() {
+        let fields = DiagnosticsWord.Field.allCases
+        for (index, field) in fields.enumerated() {
+            #expect(field.limit >= 4_095)
+            let bits = field.limit << field.shift
+            #expect(bits & DiagnosticsWord.toggledBit == 0)
+            for other in fields[(index + 1)...] { #expect(bits & (other.limit << other.shift) == 0) }
+        }
+        #expect(DiagnosticsWord.overrideSetBits == DiagnosticsWord.Field.overrideSet.limit << 21 || Int.bitWidth == 32)
+    }
+
+    // MARK: 3. Arguments count
+
+    @Test func anOverrideOfAResolveWithArgumentsIsRefusedAndReported() {
+        let problems = ReportedProblems()
+        let container = ClockworkCore()
+        let users = problems.collecting {
+            withDependencies(container, .override({ $0.resolveUser(id: 1) }, with: "fake")) {
+                [1, 2, 99].map { ClockworkInjector.dependencies.resolveUser(id: $0) }
+            }
+        }
+        #expect(users == ["user 1", "user 2", "user 99"])
+        #expect(problems.aboutOverrides.count == 1, "\(problems.all)")
+        #expect(problems.aboutOverrides.first?.contains("resolveUser(id:) of ClockworkCore, which takes arguments") == true)
+    }
+
+    // MARK: 4. A selector calls exactly one resolve
+
+    @Test func aSelectorThatCallsTwoResolvesIsReportedWithoutRunningEither() {
+        let problems = ReportedProblems()
+        let container = ClockworkCore()
+        let hour = problems.collecting {
+            withDependencies(container, .override({ _ = $0.resolveCounter(); return $0.resolveHour() }, with: 5)) {
+                ClockworkInjector.dependencies.resolveHour()
+            }
+        }
+        #expect(hour == 9)  // the malformed override is left out
+        #expect(problems.aboutOverrides.count == 1, "\(problems.all)")
+        #expect(problems.aboutOverrides.first?.contains("calls 2 resolves: resolveCounter() of ClockworkCore") == true)
+        #expect(container.production.notes == ["hour"])  // only the test's own resolve ran production code
+    }
+
+    @Test func aRelativeOverrideRunsNothingWhenItsScopeBegins() {
+        let container = ClockworkCore()
+        withDependencies(container, .override({ $0.resolveHour() }) { $0 + 1 }) {
+            #expect(container.production.notes.isEmpty)
+            #expect(ClockworkInjector.dependencies.resolveHour() == 10)
+        }
+        #expect(container.production.notes == ["hour"])
+    }
+
+    @Test func aRelativeOverrideOfAnotherResolveOfTheSameTypeLeavesThisOneAlone() {
+        let container = ClockworkCore()
+        withDependencies(container, .override({ $0.resolveCounter() }) { $0 + 100 }) {
+            #expect(ClockworkInjector.dependencies.resolveHour() == 9)
+            #expect(ClockworkInjector.dependencies.resolveCounter() == 100)
+            #expect(ClockworkInjector.dependencies.resolveHour() == 9)
+        }
+    }
+
+    @Test func aTransformThatResolvesItsOwnResolveIsReportedNotRecursed() {
+        let problems = ReportedProblems()
+        let hour = problems.collecting {
+            withDependencies(
+                ClockworkCore(), .override({ $0.resolveHour() }) { _ in ClockworkInjector.dependencies.resolveHour() + 1 }
+            ) {
+                ClockworkInjector.dependencies.resolveHour()
+            }
+        }
+        #expect(hour == 10)
+        #expect(problems.aboutOverrides.count == 1, "\(problems.all)")
+        #expect(problems.aboutOverrides.first?.contains("resolves resolveHour() again") == true)
+    }
+
+    // MARK: 5. withOverrides pins its container
+
+    @Test func aGlobalInstallDuringWithOverridesCannotStripIt() {
+        let previous = ClockworkInjector.dependencies
+        defer { ClockworkInjector.dependencies = previous }
+        let stop = AtomicWord(0)
+        let installer = Thread {
+            var installs = 0
+            while stop.loadAcquire() == 0, installs < 2_000 {
+                ClockworkInjector.dependencies = ClockworkCore()
+                installs += 1
+            }
+        }
+        installer.start()
+        let wrong = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+            (0..<10_000).filter { _ in ClockworkInjector.dependencies.resolveHour() != 23 }.count
+        }
+        stop.storeRelease(1)
+        #expect(wrong == 0)
+    }
+
+    // MARK: 6. Lookup cost does not grow with the overrides alive
+
+    @Test func tenThousandOverridesInOneScopeAnswerExactly() {
+        let overrides = (0..<10_000).map { hour in
+            DependencyContainer.Override<any ClockworkDependency>.override({ $0.resolveHour() }, with: hour)
+        }
+        let container: any ClockworkDependency = ClockworkCore()
+        let set = OverrideSet.adding(overrides, for: container)
+        #expect(set?.buckets.values.first?.count == 10_000)
+        let hour = OverrideSet.$current.withValue(set) { container.resolveHour() }
+        #expect(hour == 9_999)
+    }
+
+    // MARK: 7. @Inject across tests
+
+    @Test func anInjectHolderThatOutlivesItsContainerResolvesAgainFromTheNextOne() {
+        struct Holder {
+            @Inject<ClockworkInjector, Int>({ $0.resolveHour() }) var hour
+        }
+        let holder = Holder()
+        let first = withDependencies(ClockworkCore(), .override({ $0.resolveHour() }, with: 1)) { holder.hour }
+        let second = withDependencies(ClockworkCore(), .override({ $0.resolveHour() }, with: 2)) { holder.hour }
+        let third = withDependencies(ClockworkCore()) {
+            let outside = holder.hour
+            let inside = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 3)) { holder.hour }
+            return (outside, inside, holder.hour)
+        }
+        #expect(first == 1)
+        #expect(second == 2)
+        #expect(third.0 == 9 && third.1 == 3 && third.2 == 9)
+    }
+}
+
+/// Lets `expected` tasks wait until all of them have arrived.
+actor AsyncGate {
+    private let expected: Int
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(expected: Int) { self.expected = expected }
+
+    func arriveAndWait() async {
+        arrived += 1
+        if arrived == expected {
+            for continuation in waiting { continuation.resume() }
+            waiting = []
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}
