@@ -56,6 +56,7 @@ done
 baseline() {
     case "$1" in
     graph.*) echo graph.hand-written ;;
+    override.*) echo graph.global ;;
     width.*) echo width.hand-written ;;
     lifetime.*) echo lifetime.fresh ;;
     *) echo "" ;;

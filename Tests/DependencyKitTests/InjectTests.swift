@@ -39,10 +39,15 @@ final class RouteController {
         #expect(other !== model.recorder)
     }
 
-    @Test func theFirstReadDecides() {
+    @Test func theValueFollowsTheContainerInEffect() {
         let controller = RouteController()
-        withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: 23)) { #expect(controller.hour == 23) }
-        withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: 5)) { #expect(controller.hour == 23) }
+        let container = RouteCore()
+        withDependencies(container, .override({ $0.resolveHour() }, with: 23)) {
+            #expect(controller.hour == 23)
+            #expect(controller.hour == 23)
+        }
+        // Another container (the next test's): resolved again, never the last test's value.
+        withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: 5)) { #expect(controller.hour == 5) }
     }
 
     @Test @MainActor func aMainActorTypeReadsItsValue() {

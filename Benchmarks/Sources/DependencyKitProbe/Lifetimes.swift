@@ -1,3 +1,4 @@
+import AppCore
 import DependencyKit
 
 // What each lifetime costs per resolve, compared with a fresh resolve of the same value
@@ -62,3 +63,23 @@ let lifetimeProbes: [Probe] = [
             for _ in 0..<iterations { blackHole(lifetimeContainer.resolvePerGraph()) }
         }),
 ]
+
+// What an override scope costs: the AppCore graph resolved inside a scope with one override of the
+// cache directory, and with 10,000 (the same resolve, declared 10,000 times: the last answers). The
+// baseline is `graph.global`; while any override scope is alive, every resolution in the process
+// takes the diagnosed path.
+let overrideProbes: [Probe] = [1, 10_000].map { count in
+    Probe(
+        name: count == 1 ? "override.graph-one" : "override.graph-10000",
+        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+        body: { iterations in
+            let overrides = (0..<count).map { _ in
+                DependencyContainer.Override<any Dependency>.override(
+                    { $0.resolveUsersCacheDirectory() }, with: directory)
+            }
+            DependencyInjector.withOverrides(overrides) {
+                for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
+                check(consumer.resolveGraph(), "override.graph")
+            }
+        })
+}

@@ -166,9 +166,41 @@ public func withDependencies<C: InjectableContainer, R>(
     try await withDependencies(container, overriding: [override] + more, isolation: isolation, operation: operation)
 }
 
-/// ``withDependencies(_:_:_:isolation:operation:)`` with the overrides in an array, for the testing
-/// trait.
-package func withDependencies<C: InjectableContainer, R>(
+/// Runs `operation` with `container` in effect, answering the resolves `overrides` name: the array
+/// form, for a number of overrides known at run time.
+///
+/// ```swift
+/// let fixed: [DependencyContainer.Override<CoreGreetingDependency>] = [
+///     .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))
+/// ]
+/// withDependencies(CoreGreetingDependency(), overriding: fixed) { … }
+/// ```
+/// - Parameters:
+///   - container: The container to serve inside `operation`.
+///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withDependencies<C: InjectableContainer, R>(
+    _ container: C,
+    overriding overrides: [DependencyContainer.Override<C>],
+    operation: () throws -> R
+) rethrows -> R {
+    try withDependencies(container) {
+        try OverrideSet.$current.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
+    }
+}
+
+/// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
+/// name: the array form.
+///
+/// See ``withDependencies(_:overriding:operation:)-(_,_,()->R)``.
+/// - Parameters:
+///   - container: The container to serve inside `operation`.
+///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
+///   - isolation: The caller's isolation, inherited by `operation`.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C>],
     isolation: isolated (any Actor)? = #isolation,
@@ -202,9 +234,24 @@ extension DependencyInjecting {
         _ more: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
+        try withOverrides([override] + more, operation: operation)
+    }
+
+    /// Runs `operation` with the container in effect answering the resolves `overrides` name: the
+    /// array form, for a number of overrides known at run time.
+    ///
+    /// See ``withOverrides(_:_:operation:)-(_,_,()->R)``.
+    /// - Parameters:
+    ///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
+    ///   - operation: The code to run.
+    /// - Returns: What `operation` returns.
+    public static func withOverrides<R>(
+        _ overrides: [DependencyContainer.Override<Container>],
+        operation: () throws -> R
+    ) rethrows -> R {
         let container = dependencies
         return try ScopeFrame.bind(pinningFrame(for: container)) {
-            try OverrideSet.$current.withValue(OverrideSet.adding([override] + more, for: container), operation: operation)
+            try OverrideSet.$current.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
         }
     }
 
@@ -224,10 +271,27 @@ extension DependencyInjecting {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
+        try await withOverrides([override] + more, isolation: isolation, operation: operation)
+    }
+
+    /// Runs the asynchronous `operation` with the container in effect answering the resolves
+    /// `overrides` name: the array form.
+    ///
+    /// See ``withOverrides(_:_:operation:)-(_,_,()->R)``.
+    /// - Parameters:
+    ///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
+    ///   - isolation: The caller's isolation, inherited by `operation`.
+    ///   - operation: The code to run.
+    /// - Returns: What `operation` returns.
+    public static func withOverrides<R>(
+        _ overrides: [DependencyContainer.Override<Container>],
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
         let container = dependencies
         return try await ScopeFrame.bind(pinningFrame(for: container), isolation: isolation) {
             try await OverrideSet.$current.withValue(
-                OverrideSet.adding([override] + more, for: container), operation: operation, isolation: isolation)
+                OverrideSet.adding(overrides, for: container), operation: operation, isolation: isolation)
         }
     }
 
