@@ -127,9 +127,12 @@ final class OverrideSet: Sendable {
             """
             An override of \(answer.valueType) selected \(name) of \(Swift.type(of: container)), which builds a \(T.self), \
             and the override's value is not one. The closure passed to `.override(_:…)` must call the resolve \
-            to override and nothing else. If it does, let the resolve's body build the type the resolve \
-            returns, for example `fresh { FixedClock(fixedHour: 9) as any Clock }` in \
-            `func resolveClock() -> any Clock`.
+            to override and nothing else. If it does, the resolve's body builds a \(T.self) instead of the type \
+            the resolve returns: a body that is a single `return` statement, such as \
+            `fresh { return SystemClock() }`, builds its expression's type. In \(name), drop the `return` \
+            (`fresh { SystemClock() }` in `func resolveClock() -> any Clock` builds an `any Clock`), or \
+            convert the value (`fresh { return SystemClock() as any Clock }`). A builder given a function \
+            instead of a closure (`fresh(SystemClock.init)`) builds that function's type too: wrap it in braces.
             """
         )
     }
