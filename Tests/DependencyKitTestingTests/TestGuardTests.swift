@@ -323,15 +323,13 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         #expect(records.count == 1)
         #expect(
             records.first?.message == """
-                resolveClock() -> FixedGuardClock reaches the outside world (network, disk, clock or randomness) \
+                resolveClock() -> any GuardClock reaches the outside world (network, disk, clock or randomness) \
                 and was served by ProductionShapedDouble's own `live {}` code.
                 Container in effect: ProductionShapedDouble, the container this test installed.
                 If ProductionShapedDouble is a test double, its resolve is production-shaped: build the value \
                 with `fresh { … }` instead of `live { … }`. If it is a production container, give the test a \
                 double that overrides it:
-                    override func resolveClock() -> FixedGuardClock { fresh { … } }
-                (FixedGuardClock is the type of the value `live {}` built; if resolveClock() declares another \
-                return type, such as a protocol, write that one.)
+                    override func resolveClock() -> any GuardClock { fresh { … } }
                 If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
                 """)
     }

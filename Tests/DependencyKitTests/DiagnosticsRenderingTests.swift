@@ -12,7 +12,7 @@ struct DiagnosticsRenderingTests {
         #expect(
             cafeGraph().renderText() == """
                 resolveCafe() → Cafe [fresh, Kitchen]
-                ├─ resolveBarista() → HumanBarista [fresh, Kitchen]
+                ├─ resolveBarista() → HumanBarista as Barista [fresh, Kitchen]
                 │  └─ resolveGrinder() → Grinder [shared, Kitchen]
                 └─ resolveRoaster() → Roaster [fresh, Kitchen]
                    └─ resolveGrinder() → Grinder [shared, Kitchen]
@@ -32,7 +32,7 @@ struct DiagnosticsRenderingTests {
                     rankdir=TB;
                     node [shape=box, style=rounded, fontname="Helvetica"];
                     n0 [label="Cafe\\nresolveCafe()\\nfresh · Kitchen"];
-                    n1 [label="HumanBarista\\nresolveBarista()\\nfresh · Kitchen"];
+                    n1 [label="HumanBarista\\nresolveBarista() as Barista\\nfresh · Kitchen"];
                     n2 [label="Grinder\\nresolveGrinder()\\nshared · Kitchen", style="rounded,filled", fillcolor="#e8f0fe"];
                     n3 [label="Roaster\\nresolveRoaster()\\nfresh · Kitchen"];
                     n0 -> n1;
@@ -49,7 +49,7 @@ struct DiagnosticsRenderingTests {
             cafeGraph().renderMermaid() == """
                 flowchart TD
                     n0["Cafe<br/>resolveCafe()<br/>fresh · Kitchen"]
-                    n1["HumanBarista<br/>resolveBarista()<br/>fresh · Kitchen"]
+                    n1["HumanBarista<br/>resolveBarista() as Barista<br/>fresh · Kitchen"]
                     n2["Grinder<br/>resolveGrinder()<br/>shared · Kitchen"]
                     n3["Roaster<br/>resolveRoaster()<br/>fresh · Kitchen"]
                     n0 --> n1

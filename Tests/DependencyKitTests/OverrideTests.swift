@@ -39,7 +39,8 @@ class RouteCore: DependencyContainer, RouteDependency, @unchecked Sendable {
     func resolveURL() -> String { fresh { "/" + resolvePath().joined(separator: "/") } }
     func resolveRecorder() -> RouteRecorder { shared { RouteRecorder() } }
     func resolveUnwrapped() -> Int { 7 }
-    func resolveLabel() -> any CustomStringConvertible & Sendable { fresh { Int(5) } }  // builds an Int
+    // A body that is a single `return` builds its expression's type: an Int.
+    func resolveLabel() -> any CustomStringConvertible & Sendable { fresh { return Int(5) } }
     func resolveAsyncHour() async -> Int {
         await fresh {
             await Task.yield()
@@ -168,7 +169,9 @@ enum RouteInjector: DependencyInjecting {
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains("selected resolveLabel() of RouteCore, which builds a Int"), "\(output)")
-        #expect(output.contains("as any P"), "\(output)")
+        #expect(output.contains("a single `return` statement"), "\(output)")
+        #expect(output.contains("drop the `return`"), "\(output)")
+        #expect(output.contains("as any Clock"), "\(output)")
     }
 
     @Test func aResolveNotBuiltWithFreshIsRejectedWhenTheScopeBegins() async {

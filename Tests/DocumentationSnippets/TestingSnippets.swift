@@ -239,15 +239,13 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
             _ = WeatherInjector.dependencies.resolveForecastService()
         } matching: { issue in
             Self.text(of: issue) == """
-                resolveNetworkClient() -> OfflineNetworkClient reaches the outside world (network, disk, clock or \
+                resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
                 randomness) and was served by CopiedDouble's own `live {}` code.
                 Container in effect: CopiedDouble, the container this test installed.
                 If CopiedDouble is a test double, its resolve is production-shaped: build the value with \
                 `fresh { … }` instead of `live { … }`. If it is a production container, give the test a double \
                 that overrides it:
-                    override func resolveNetworkClient() -> OfflineNetworkClient { fresh { … } }
-                (OfflineNetworkClient is the type of the value `live {}` built; if resolveNetworkClient() declares \
-                another return type, such as a protocol, write that one.)
+                    override func resolveNetworkClient() -> any NetworkClient { fresh { … } }
                 If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
                 """
         }

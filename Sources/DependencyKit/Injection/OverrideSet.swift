@@ -288,11 +288,14 @@ final class OverrideSet: Sendable {
     /// The message for an override whose value is not of the type the resolve builds.
     static func mismatch<T>(_ answer: any OverrideAnswer, name: String, of _: T.Type, container: AnyObject) -> String {
         """
-        An override of \(answer.valueType) selected \(name) of \(Swift.type(of: container)), which builds a \
-        \(T.self), and the override's value is not one. The closure passed to `.override(_:…)` must call the \
-        resolve to override and nothing else. If it does, the resolve's builder produced its body's type \
-        instead of the declared one: a body that is a single `return X()` does that; write `X()` without \
-        `return`, or `X() as any P`.
+        An override of \(answer.valueType) selected \(name) of \(Swift.type(of: container)), which builds a \(T.self), \
+        and the override's value is not one. The closure passed to `.override(_:…)` must call the resolve \
+        to override and nothing else. If it does, the resolve's body builds a \(T.self) instead of the type \
+        the resolve returns: a body that is a single `return` statement, such as \
+        `fresh { return SystemClock() }`, builds its expression's type. In \(name), drop the `return` \
+        (`fresh { SystemClock() }` in `func resolveClock() -> any Clock` builds an `any Clock`), or \
+        convert the value (`fresh { return SystemClock() as any Clock }`). A builder given a function \
+        instead of a closure (`fresh(SystemClock.init)`) builds that function's type too: wrap it in braces.
         """
     }
 
@@ -656,9 +659,10 @@ final class OverrideRecording: Sendable {
             OverrideProblem.report(
                 """
                 An override of \(T.self) selected \(call.name) of \(call.containerType), which builds a \
-                \(call.requestedType). The resolve's builder produced its body's type instead of the declared \
-                one: a body that is a single `return X()` does that; write `X()` without `return`, or \
-                `X() as any P`.
+                \(call.requestedType), and the override's value is not one. If the closure calls only that resolve, \
+                its body builds a \(call.requestedType) instead of the type the resolve returns: a body that is a \
+                single `return` statement, such as `fresh { return SystemClock() }`, builds its expression's type: \
+                drop the `return`, or convert the value (`fresh { return SystemClock() as any Clock }`).
                 """)
             return nil
         }

@@ -45,7 +45,7 @@ extension DependencyContainer {
         fileID: String = #fileID,
         line: UInt = #line,
         column: UInt = #column,
-        _ make: () throws -> T
+        @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
         return try withResolution(name, of: T.self, lifetime: .shared, container: self) {
@@ -88,7 +88,7 @@ extension DependencyContainer {
         fileID: String = #fileID,
         line: UInt = #line,
         column: UInt = #column,
-        _ make: () throws -> T
+        @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .weak)
         return try withResolution(name, of: T.self, lifetime: .weakShared, container: self) {
@@ -162,7 +162,7 @@ extension DependencyContainer {
         line: UInt = #line,
         column: UInt = #column,
         isolation: isolated (any Actor)? = #isolation,
-        _ make: () async throws(Failure) -> T
+        @ResolveBuilder<T> _ make: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
         let cell = sharedInstances.cell(for: key) { AsyncOnceCell<T>() }

@@ -120,7 +120,7 @@ extension DependencyContainer {
         fileID: String = #fileID,
         line: UInt = #line,
         column: UInt = #column,
-        _ make: () throws -> T
+        @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
@@ -167,7 +167,7 @@ extension DependencyContainer {
         line: UInt = #line,
         column: UInt = #column,
         isolation: isolated (any Actor)? = #isolation,
-        _ make: () async throws(Failure) -> T
+        @ResolveBuilder<T> _ make: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         let key = SharedKey(
             fileID: fileID,

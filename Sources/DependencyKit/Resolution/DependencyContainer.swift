@@ -105,7 +105,10 @@ extension DependencyContainer.Resolving {
     ///   - make: Builds the value.
     /// - Returns: What `make` returns.
     @inlinable
-    public func fresh<T>(name: String = #function, _ make: () throws -> T) rethrows -> T {
+    public func fresh<T>(
+        name: String = #function,
+        @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
+    ) rethrows -> T {
         try withResolution(name, of: T.self, lifetime: .fresh, container: self, implementer: Self.self, make)
     }
 
@@ -121,7 +124,7 @@ extension DependencyContainer.Resolving {
     public func fresh<T>(
         name: String = #function,
         isolation: isolated (any Actor)? = #isolation,
-        _ make: () async throws -> T
+        @DependencyContainer.ResolveBuilder<T> _ make: () async throws -> T
     ) async rethrows -> T {
         try await withResolution(
             name,
@@ -152,7 +155,10 @@ extension DependencyContainer.Resolving {
     ///   - make: Builds the value.
     /// - Returns: What `make` returns.
     @inlinable
-    public func live<T>(name: String = #function, _ make: () throws -> T) rethrows -> T {
+    public func live<T>(
+        name: String = #function,
+        @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
+    ) rethrows -> T {
         try withResolution(name, of: T.self, lifetime: .live, container: self, implementer: Self.self, make)
     }
 
@@ -169,7 +175,7 @@ extension DependencyContainer.Resolving {
     public func live<T>(
         name: String = #function,
         isolation: isolated (any Actor)? = #isolation,
-        _ make: () async throws -> T
+        @DependencyContainer.ResolveBuilder<T> _ make: () async throws -> T
     ) async rethrows -> T {
         try await withResolution(
             name,

@@ -38,15 +38,11 @@ nonisolated protocol GreetingDependency: InjectableContainer where Injector == G
     func resolveGreeter() -> any Greeter
 }
 
-nonisolated extension GreetingDependency {
-    func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
-}
-
 // `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
 // (state lives in shared instances or behind a lock).
 nonisolated class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
     func resolveClock() -> any Clock { live { SystemClock() } }
-    func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
+    func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 }
 
 nonisolated enum GreetingInjector: DependencyInjecting {

@@ -21,4 +21,10 @@ final class MorningDependency: CoreAppDependency, @unchecked Sendable {
 func greetsInTheMorning() {
     #expect(WelcomeViewModel().title(for: "Ada") == "Good morning, Ada!")
 }
+
+// 6. Or replace one resolve in one line, without a subclass.
+@Test(.dependencies(CoreAppDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 9))))
+func greetsInTheMorningWithOneOverride() {
+    #expect(WelcomeViewModel().title(for: "Ada") == "Good morning, Ada!")
+}
 // end-snippet
