@@ -78,7 +78,10 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
         }
         // The context first, so that a malformed override fails this test case (not the run).
         try await TestContext.$current.withValue(context) {
-            try await withDependencies(container, overriding: overrides) {
+            try await withDependencies(
+                container, overriding: overrides,
+                reportingUnused: { TestGuardReporting.record($0, severity: .warning, in: test) }
+            ) {
                 try await function()
             }
         }

@@ -373,3 +373,32 @@ actor AsyncGate {
         await withCheckedContinuation { waiting.append($0) }
     }
 }
+
+@Suite struct UnusedOverrideTests {
+    @Test func anOverrideNothingResolvedIsReported() async {
+        let reported = Locked<[String]>([])
+        let hour = await withDependencies(
+            ClockworkCore(),
+            overriding: [.override({ $0.resolveHour() }, with: 23), .override({ $0.resolveZone() }, with: "CET")],
+            reportingUnused: { message in reported.withLock { $0.append(message) } }
+        ) {
+            ClockworkInjector.dependencies.resolveHour()
+        }
+        #expect(hour == 23)
+        let messages = reported.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("overrides resolveZone() of ClockworkCore, but nothing resolved it") == true)
+    }
+
+    @Test func aRelativeOverrideNeverUsedIsReported() async {
+        let reported = Locked<[String]>([])
+        await withDependencies(
+            ClockworkCore(),
+            overriding: [.override({ $0.resolveZone() }) { $0 + "!" }],
+            reportingUnused: { message in reported.withLock { $0.append(message) } }
+        ) {
+            _ = ClockworkInjector.dependencies.resolveHour()
+        }
+        #expect(reported.withLock { $0 }.first?.contains("relative override of a String") == true)
+    }
+}

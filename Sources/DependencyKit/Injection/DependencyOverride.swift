@@ -212,6 +212,26 @@ public func withDependencies<C: InjectableContainer, R>(
     }
 }
 
+/// ``withDependencies(_:overriding:isolation:operation:)`` that also hands `reportUnused` a message for
+/// each override nothing resolved while `operation` ran (when it returns): the testing trait's check
+/// that a test still exercises what it fakes.
+package func withDependencies<C: InjectableContainer, R>(
+    _ container: C,
+    overriding overrides: [DependencyContainer.Override<C>],
+    reportingUnused reportUnused: (String) -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+) async rethrows -> R {
+    try await withDependencies(container, isolation: isolation) {
+        let (set, entries) = OverrideSet.recording(overrides, for: container)
+        let result = try await OverrideSet.$current.withValue(set, operation: operation, isolation: isolation)
+        for entry in entries where !entry.hasAnswered {
+            if let message = entry.unusedMessage { reportUnused(message) }
+        }
+        return result
+    }
+}
+
 extension DependencyInjecting {
     /// Runs `operation` with the container in effect (scoped or global) answering the resolves
     /// `overrides` name.

@@ -75,6 +75,35 @@ final class OverrideSet: Sendable {
 
         var currentIdentity: Identity { identity.withLock { $0 } }
 
+        /// Set once the entry has answered a resolution.
+        private let answeredWord = AtomicWord(0)
+
+        /// Whether the entry has answered a resolution.
+        var hasAnswered: Bool { answeredWord.loadAcquire() != 0 }
+
+        func noteAnswered() { answeredWord.storeRelease(1) }
+
+        /// What to tell a test whose override nothing resolved; `nil` for a malformed one (already reported).
+        var unusedMessage: String? {
+            let container = Swift.type(of: self.container)
+            switch currentIdentity {
+            case .refused:
+                return nil
+            case .resolve(let name):
+                return """
+                    This test overrides \(name) of \(container), but nothing resolved it: the test no longer \
+                    exercises what it fakes. Remove the override, or reach the code under test through the \
+                    container (`dependencies.\(name)`, or a value resolved from it) instead of building it by hand.
+                    """
+            case .pending:
+                return """
+                    This test has a relative override of a \(answer.valueType) for \(container), but nothing \
+                    resolved a \(answer.valueType) of that container: the test no longer exercises what it \
+                    fakes. Remove the override, or reach the code under test through the container.
+                    """
+            }
+        }
+
         func settle(_ found: Identity) { identity.withLock { $0 = found } }
     }
 
@@ -135,17 +164,26 @@ final class OverrideSet: Sendable {
     static func adding<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
         -> OverrideSet?
     {
+        recording(overrides, for: container).set
+    }
+
+    /// ``adding(_:for:)``, with the entries the overrides made (the malformed ones left out).
+    static func recording<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
+        -> (set: OverrideSet?, entries: [Entry])
+    {
         let outer = current
-        guard !overrides.isEmpty else { return outer }
+        guard !overrides.isEmpty else { return (outer, []) }
         var buckets = outer?.buckets ?? [:]
         var containers = outer?.containers ?? []
+        var own: [Entry] = []
         for override in overrides {
             guard let (entry, type) = override.record(container) else { continue }
             let id = ObjectIdentifier(entry.container)
             containers.insert(id)
             buckets[Bucket(container: id, type: type), default: []].append(entry)
+            own.append(entry)
         }
-        return OverrideSet(buckets: buckets, containers: containers, ceilings: [:], excluded: [])
+        return (OverrideSet(buckets: buckets, containers: containers, ceilings: [:], excluded: []), own)
     }
 
     /// Answers a resolution from the overrides in effect (or from the recording, while an override's
@@ -223,6 +261,7 @@ final class OverrideSet: Sendable {
         next: () throws(Failure) -> T
     ) throws(Failure) -> T? {
         Dependence.noteOverride()
+        entry.noteAnswered()
         if entry.answer.isRelative, Answering.contains(entry.sequence) {
             OverrideProblem.report(
                 """
@@ -268,6 +307,7 @@ final class OverrideSet: Sendable {
             let entry = entries[index]
             guard !set.excluded.contains(entry.sequence), case .resolve(name) = entry.currentIdentity else { continue }
             Dependence.noteOverride()
+            entry.noteAnswered()
             let below = set.view(below: entry.sequence, for: key)
             let value = try await entry.answer.answer(
                 as: T.self,
