@@ -11,23 +11,42 @@
         /// run them in separate processes, so swapping the global is safe there.
         ///
         /// Until the test ends, a live leaf (`live {}`) that production code serves — the container
-        /// did not override it — fails the test with `XCTFail`, naming the resolve, the container
-        /// in effect and the override to write, once per resolve. Pass
-        /// `allowingLiveDependencies: true` for an end-to-end test that means to go live.
+        /// did not override it — fails the test with `XCTFail` at the line that called this method,
+        /// naming the resolve, the container in effect and the override to write, once per resolve.
+        /// Pass `allowingLiveDependencies: true` for an end-to-end test that means to go live.
+        ///
+        /// Overrides replace resolves of the container for the test, with the spelling of the
+        /// Swift Testing trait (see ``DependencyKit/DependencyContainer/Override``):
+        ///
+        /// ```swift
+        /// override func setUp() {
+        ///     super.setUp()
+        ///     useDependencies(CoreWeatherDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 9)))
+        /// }
+        /// ```
         ///
         /// - Parameters:
         ///   - container: The container the rest of the test runs with.
+        ///   - overrides: Replace resolves of the container until the test ends, in order.
         ///   - allowingLiveDependencies: Whether production code may serve live leaves.
+        ///   - file: Where the guard's failures are reported; leave the default.
+        ///   - line: Where the guard's failures are reported; leave the default.
         public func useDependencies<Container: InjectableContainer>(
             _ container: Container,
-            allowingLiveDependencies: Bool = false
+            _ overrides: DependencyContainer.Override<Container>...,
+            allowingLiveDependencies: Bool = false,
+            file: StaticString = #filePath,
+            line: UInt = #line
         ) {
             let storage = Container.Injector.storage
             let previous = storage.global
             storage.install(container.asInjectorContainer)
-            let context = XCTestGuard.context(for: container, allowingLiveDependencies: allowingLiveDependencies)
+            let context = XCTestGuard.context(
+                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
+            let installed = ProcessWideOverrides.install(overrides, for: container)
             addTeardownBlock {
+                installed.restore()
                 TestContext.restoreProcessBinding(previousContext)
                 storage.install(previous)
             }
@@ -43,35 +62,50 @@
         /// ```
         ///
         /// A live leaf that production code serves fails the test, as with
-        /// ``useDependencies(_:allowingLiveDependencies:)``.
+        /// ``useDependencies(_:_:allowingLiveDependencies:file:line:)``, and overrides replace resolves of
+        /// the container for the test.
         /// - Parameters:
         ///   - container: The container the test runs with.
+        ///   - overrides: Replace resolves of the container for the test, in order.
         ///   - allowingLiveDependencies: Whether production code may serve live leaves.
+        ///   - file: Where the guard's failures are reported; leave the default.
+        ///   - line: Where the guard's failures are reported; leave the default.
         ///   - body: Runs the test.
         public func withTestDependencies<Container: InjectableContainer>(
             _ container: Container,
+            _ overrides: DependencyContainer.Override<Container>...,
             allowingLiveDependencies: Bool = false,
+            file: StaticString = #filePath,
+            line: UInt = #line,
             _ body: () -> Void
         ) {
-            let context = XCTestGuard.context(for: container, allowingLiveDependencies: allowingLiveDependencies)
+            let context = XCTestGuard.context(
+                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
             defer { TestContext.restoreProcessBinding(previousContext) }
-            withDependencies(container) {
-                TestContext.$current.withValue(context) { body() }
+            TestContext.$current.withValue(context) {
+                withDependencies(container, overriding: overrides) { body() }
             }
         }
     }
 
     /// The XCTest side of the test guard.
     enum XCTestGuard {
-        /// A context that fails the running test with the guard's message.
-        static func context(for container: DependencyContainer, allowingLiveDependencies: Bool) -> TestContext {
+        /// A context that fails the running test with the guard's message, at the user's line, in
+        /// XCTest's words.
+        static func context(
+            for container: DependencyContainer,
+            allowingLiveDependencies: Bool,
+            file: StaticString,
+            line: UInt
+        ) -> TestContext {
             TestContext(
                 container: container,
                 testScopes: nil,
-                exemptions: allowingLiveDependencies ? .liveDependencies : []
+                exemptions: allowingLiveDependencies ? .liveDependencies : [],
+                spelling: .xcTest
             ) { message in
-                XCTFail(message)
+                XCTFail(message, file: file, line: line)
             }
         }
     }

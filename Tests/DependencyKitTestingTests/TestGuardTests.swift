@@ -88,6 +88,14 @@ enum DetachedReaderInjector: DependencyInjecting {
     static let storage = ContainerStorage<DetachedReaderContainer> { DetachedReaderContainer() }
 }
 
+final class OnPurposeReaderContainer: DependencyContainer, @unchecked Sendable {
+    func resolveValue() -> Int { fresh { 3 } }
+}
+
+enum OnPurposeReaderInjector: DependencyInjecting {
+    static let storage = ContainerStorage<OnPurposeReaderContainer> { OnPurposeReaderContainer() }
+}
+
 final class SwappedContainer: DependencyContainer, @unchecked Sendable {
     func resolveValue() -> Int { fresh { 2 } }
 }
@@ -185,6 +193,27 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         #expect(records.first?.testName == nil)
     }
 
+    @Test func detachedWorkThatReadsTheGlobalOnPurposeIsNotReported() async {
+        let elsewhere = guardedTestElsewhere(on: OnPurposeReaderInjector.storage.testScopes)
+        for _ in 0..<20 {
+            let value = await Task.detached {
+                DependencyContainer.Context.global.run { OnPurposeReaderInjector.dependencies.resolveValue() }
+            }.value
+            #expect(value == 3)
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                _ = DependencyContainer.Context.global.run { OnPurposeReaderInjector.dependencies.resolveValue() }
+                continuation.resume()
+            }
+        }
+        #expect(TestGuardReporting.recorded(containing: "(OnPurposeReaderContainer)").isEmpty)
+        // The same read, unmarked, is the escaped-work warning.
+        _ = await Task.detached { OnPurposeReaderInjector.dependencies.resolveValue() }.value
+        withExtendedLifetime(elsewhere) {}
+        #expect(TestGuardReporting.recorded(containing: "(OnPurposeReaderContainer)").count == 1)
+    }
+
     @Test(.allowsGlobalInstalls)
     func anOSThreadSwappingTheGlobalBesideReadersIsOneWarningOfEachKind() async {
         let elsewhere = guardedTestElsewhere(on: SwappedInjector.storage.testScopes)
@@ -268,13 +297,23 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 resolveClock() -> any GuardClock reaches the outside world (network, disk, clock or randomness) \
                 and was served by the production code that LeakyGuardDouble inherits from CoreGuardDependency.
                 Container in effect: LeakyGuardDouble, the container this test installed.
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveClock() }, with: …)
+                Or, for every test that uses the container:
                 Override it in LeakyGuardDouble:
                     override func resolveClock() -> any GuardClock { fresh { … } }
                 If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
                 """)
-        // The suggestion, pasted into the double (`PastedSubclassDouble`), compiles and is quiet.
+        // The one-line override comes first; pasted into the trait (`thePastedOneLineOverrideIsQuiet`), it
+        // compiles and is quiet. The subclass suggestion, pasted into the double (`PastedSubclassDouble`), too.
+        #expect(suggestions(in: records.first?.message).first == ".override({ $0.resolveClock() }, with: …)")
         #expect(
             suggestion(in: records.first?.message) == "override func resolveClock() -> any GuardClock { fresh { … } }")
+    }
+
+    @Test(.dependencies(LeakyGuardDouble(), .override({ $0.resolveClock() }, with: FixedGuardClock(fixed: 9))))
+    func thePastedOneLineOverrideIsQuiet() {
+        #expect(GuardInjector.dependencies.resolveHour() == 9)
     }
 
     @Test(.dependencies(PastedSubclassDouble()))
@@ -297,6 +336,9 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 and was served by EmptyPartialDouble's `live {}` code: the protocol's default, or \
                 EmptyPartialDouble's own resolve.
                 Container in effect: EmptyPartialDouble, the container this test installed.
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveClock() }, with: …)
+                Or, for every test that uses the container:
                 Implement it in EmptyPartialDouble, building the value with `fresh {}` (a double's resolves do \
                 not reach the outside world):
                     func resolveClock() -> any GuardClock { fresh { … } }
@@ -326,6 +368,9 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 resolveClock() -> any GuardClock reaches the outside world (network, disk, clock or randomness) \
                 and was served by ProductionShapedDouble's own `live {}` code.
                 Container in effect: ProductionShapedDouble, the container this test installed.
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveClock() }, with: …)
+                Or, for every test that uses the container:
                 If ProductionShapedDouble is a test double, its resolve is production-shaped: build the value \
                 with `fresh { … }` instead of `live { … }`. If it is a production container, give the test a \
                 double that overrides it:
@@ -372,6 +417,9 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 """
                 Container in effect: InnerScopeDouble, from a `withDependencies` scope inside this test (the test \
                 installed PastedSubclassDouble).
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveClock() }, with: …)
+                Or, for every test that uses the container:
                 Override it in InnerScopeDouble:
                     override func resolveClock() -> any GuardClock { fresh { … } }
                 """) == true)
@@ -382,8 +430,14 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         #expect((0..<24).contains(GuardInjector.dependencies.resolveHour()))
     }
 
+    /// The last code line a message suggests (the one-line override, when there is one, comes first).
     private func suggestion(in message: String?) -> String? {
-        message?.split(separator: "\n").first { $0.hasPrefix("    ") }.map { $0.dropFirst(4) }.map(String.init)
+        suggestions(in: message).last
+    }
+
+    /// Every code line a message suggests, in order.
+    private func suggestions(in message: String?) -> [String] {
+        (message?.split(separator: "\n") ?? []).filter { $0.hasPrefix("    ") }.map { String($0.dropFirst(4)) }
     }
 }
 

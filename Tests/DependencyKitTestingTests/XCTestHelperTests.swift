@@ -93,17 +93,28 @@
             resolveLeaf() -> String reaches the outside world (network, disk, clock or randomness) and was \
             served by the production code that LeakyXCTestLeaf inherits from CoreXCTestLeaf.
             Container in effect: LeakyXCTestLeaf, the container this test installed.
+            Override it in this test, in one line, after the container in `useDependencies` (or \
+            `withTestDependencies`):
+                .override({ $0.resolveLeaf() }, with: …)
+            Or, for every test that uses the container:
             Override it in LeakyXCTestLeaf:
                 override func resolveLeaf() -> String { fresh { … } }
             (String is the type of the value `live {}` built; if resolveLeaf() declares another return type, \
             such as a protocol, write that one.)
-            If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+            If this test means to go live (an end-to-end test), pass `allowingLiveDependencies: true` to \
+            `useDependencies` (or `withTestDependencies`).
             """
+
+        /// Where the guard's failures were reported: the file and line of each.
+        private let guardLocations = Locked<[String]>([])
 
         #if canImport(Darwin)
             override func record(_ issue: XCTIssue) {
                 if issue.compactDescription.contains("reaches the outside world") {
                     guardFailures.withLock { $0.append(issue.compactDescription) }
+                    if let location = issue.sourceCodeContext.location {
+                        guardLocations.withLock { $0.append("\(location.fileURL.lastPathComponent):\(location.lineNumber)") }
+                    }
                 } else {
                     super.record(issue)
                 }
@@ -117,6 +128,8 @@
             ) {
                 if description.contains("reaches the outside world") {
                     guardFailures.withLock { $0.append(description) }
+                    let file = filePath.split(separator: "/").last.map(String.init) ?? filePath
+                    guardLocations.withLock { $0.append("\(file):\(lineNumber)") }
                 } else {
                     super.recordFailure(
                         withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
@@ -125,11 +138,26 @@
         #endif
 
         func testUseDependenciesFailsAForgottenLiveLeafOnce() {
-            useDependencies(LeakyXCTestLeaf())
+            useDependencies(LeakyXCTestLeaf()); let line = #line
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
             XCTAssertTrue(guardFailures.withLock { $0.first?.contains(Self.expected) } == true)
+            // Reported at the test's own line, not in the library.
+            XCTAssertEqual(guardLocations.withLock { $0 }, ["XCTestHelperTests.swift:\(line)"])
+        }
+
+        func testUseDependenciesTakesOverridesWithTheTraitsSpelling() {
+            useDependencies(LeakyXCTestLeaf(), .override({ $0.resolveLeaf() }, with: "one line"))
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "one line")
+            XCTAssertEqual(guardFailures.withLock { $0 }, [])
+        }
+
+        func testWithTestDependenciesTakesOverrides() {
+            withTestDependencies(LeakyXCTestLeaf(), .override({ $0.resolveLeaf() }) { $0 + "?" }) {
+                XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production?")
+            }
+            XCTAssertEqual(guardFailures.withLock { $0 }, [])
         }
 
         func testWithTestDependenciesFailsAForgottenLiveLeaf() {

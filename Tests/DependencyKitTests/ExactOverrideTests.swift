@@ -331,7 +331,7 @@ final class ReportedProblems: Sendable {
         let container: any ClockworkDependency = ClockworkCore()
         let set = OverrideSet.adding(overrides, for: container)
         #expect(set?.buckets.values.first?.count == 10_000)
-        let hour = OverrideSet.$current.withValue(set) { container.resolveHour() }
+        let hour = OverrideSet.$currentInTask.withValue(set) { container.resolveHour() }
         #expect(hour == 9_999)
     }
 

@@ -111,6 +111,20 @@ final class WeatherReportXCTests: XCTestCase, HasWeatherDependencies {
 }
 // end-snippet
 
+// snippet: testing-xctest-override
+final class EveningXCTests: XCTestCase, HasWeatherDependencies {
+    override func setUp() {
+        super.setUp()
+        useDependencies(TestDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 20)))
+    }
+
+    func testReportsTheEveningForecast() async throws {
+        let report = try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        XCTAssertEqual(report, "Good evening, Ada! Mild in Lisbon, 21 °C.")
+    }
+}
+// end-snippet
+
 // snippet: testing-xctest-invoke
 final class OfflineXCTests: XCTestCase, HasWeatherDependencies {
     override func invokeTest() {
@@ -208,6 +222,9 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                 randomness) and was served by the production code that TestDependency inherits from \
                 CoreWeatherDependency.
                 Container in effect: TestDependency, the container this test installed.
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveNetworkClient() }, with: …)
+                Or, for every test that uses the container:
                 Override it in TestDependency:
                     override func resolveNetworkClient() -> any NetworkClient { fresh { … } }
                 If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
@@ -225,6 +242,9 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                 randomness) and was served by ClockOnlyDouble's `live {}` code: the protocol's default, or \
                 ClockOnlyDouble's own resolve.
                 Container in effect: ClockOnlyDouble, the container this test installed.
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveNetworkClient() }, with: …)
+                Or, for every test that uses the container:
                 Implement it in ClockOnlyDouble, building the value with `fresh {}` (a double's resolves do not \
                 reach the outside world):
                     func resolveNetworkClient() -> any NetworkClient { fresh { … } }
@@ -242,6 +262,9 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                 resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
                 randomness) and was served by CopiedDouble's own `live {}` code.
                 Container in effect: CopiedDouble, the container this test installed.
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.resolveNetworkClient() }, with: …)
+                Or, for every test that uses the container:
                 If CopiedDouble is a test double, its resolve is production-shaped: build the value with \
                 `fresh { … }` instead of `live { … }`. If it is a production container, give the test a double \
                 that overrides it:
@@ -297,11 +320,22 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                   resolveNetworkConfiguration() -> NetworkConfiguration [fresh, CoreWeatherDependency]
                 If the work belongs to a test, capture the test's scope before the work escapes and re-enter it: \
                 `let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work. \
-                Work that means to read the global container needs no change.
+                Work that means to read the global container says so, and this warning goes: \
+                `DependencyContainer.Context.global.run { … }` around it.
                 Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. \
                 Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error.
                 """)
     }
+
+    // snippet: testing-guard-global-on-purpose
+    @Test(.dependencies(TestDependency()))
+    func aDetachedTaskSeesTheGlobalContainer() async {
+        let configuration = await Task.detached {
+            DependencyContainer.Context.global.run { WeatherInjector.dependencies.resolveNetworkConfiguration() }
+        }.value
+        #expect(configuration.baseURL.host == "weather.example.com")  // the global container, on purpose
+    }
+    // end-snippet
 
     @Test(.dependencies(TestDependency()))
     func aGlobalInstallFailsTheTestThatMadeIt() {

@@ -128,7 +128,9 @@ package enum TestGuard {
             }
             return
         }
-        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id) else {
+        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id),
+            !Exemptions.current.contains(.globalReads)
+        else {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
@@ -144,7 +146,8 @@ package enum TestGuard {
                     \(chainLines)
                     If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
                     it: `let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping \
-                    work. Work that means to read the global container needs no change.
+                    work. Work that means to read the global container says so, and this warning goes: \
+                    `DependencyContainer.Context.global.run { … }` around it.
                     """
             }
         )
@@ -219,12 +222,37 @@ package enum TestGuard {
                     override func \(declaration)
                 """
         }
+        // The one-line override first, where it applies: a resolve without arguments, served by the
+        // container the test scoped (code that bypassed the scope needs the code fixed, not an override).
+        let oneLine: String
+        if name.contains(":") || (servedByTheGlobal && resolution.containerID != context.containerID) {
+            oneLine = ""
+        } else if context.spelling == .xcTest {
+            oneLine = """
+                Override it in this test, in one line, after the container in `useDependencies` (or \
+                `withTestDependencies`):
+                    .override({ $0.\(name) }, with: …)
+                Or, for every test that uses the container:
+
+                """
+        } else {
+            oneLine = """
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.\(name) }, with: …)
+                Or, for every test that uses the container:
+
+                """
+        }
+        let goLive =
+            context.spelling == .xcTest
+            ? "pass `allowingLiveDependencies: true` to `useDependencies` (or `withTestDependencies`)"
+            : "add `.allowsLiveDependencies` to it or its suite"
         return """
             \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
             by \(servedBy).
             Container in effect: \(container), \(effect).
-            \(fix)
-            If this test means to go live (an end-to-end test), add `.allowsLiveDependencies` to it or its suite.
+            \(oneLine)\(fix)
+            If this test means to go live (an end-to-end test), \(goLive).
             """
     }
 
@@ -256,6 +284,9 @@ package enum TestGuard {
         package static let liveDependencies = Exemptions(rawValue: 1)
         /// The test may install global containers while scoped tests run.
         package static let globalInstalls = Exemptions(rawValue: 2)
+
+        /// The work reads the global container on purpose (`DependencyContainer.Context.global`).
+        package static let globalReads = Exemptions(rawValue: 4)
 
         /// The exemptions in effect for the current task.
         @TaskLocal package static var current: Exemptions = []
@@ -292,6 +323,16 @@ package final class TestContext: Sendable {
     let exemptions: TestGuard.Exemptions
     /// The keys of the findings already recorded in this test.
     private let reported = Locked<Set<String>>([])
+    /// Which test framework's words the messages use.
+    let spelling: Spelling
+
+    /// The test framework a context reports to, for the fixes its messages suggest.
+    package enum Spelling: Sendable {
+        /// Swift Testing: the `.dependencies(…)` trait and its `.allowsLiveDependencies` opt-out.
+        case swiftTesting
+        /// XCTest: `useDependencies(_:_:allowingLiveDependencies:)`.
+        case xcTest
+    }
 
     /// Creates a context that reports through `report`, counting itself in `testScopes` (the
     /// storage's count of live test scopes) for as long as it lives.
@@ -301,13 +342,16 @@ package final class TestContext: Sendable {
     ///   - testScopes: The storage's count of live test scopes, or `nil` for a test that installs its
     ///     container as the global one.
     ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
+    ///   - spelling: The test framework whose words the messages use.
     ///   - report: Records one issue in the test.
     package init(
         container: AnyObject? = nil,
         testScopes: AtomicWord?,
         exemptions: TestGuard.Exemptions = [],
+        spelling: Spelling = .swiftTesting,
         report: @escaping @Sendable (String) -> Void
     ) {
+        self.spelling = spelling
         self.report = report
         self.exemptions = exemptions
         self.testScopes = testScopes

@@ -141,7 +141,7 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$current.withValue(OverrideSet.adding([override] + more, for: container), operation: operation)
+        try OverrideSet.$currentInTask.withValue(OverrideSet.adding([override] + more, for: container), operation: operation)
     }
 }
 
@@ -186,7 +186,7 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$current.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
+        try OverrideSet.$currentInTask.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
     }
 }
 
@@ -207,7 +207,7 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
-        try await OverrideSet.$current.withValue(
+        try await OverrideSet.$currentInTask.withValue(
             OverrideSet.adding(overrides, for: container), operation: operation, isolation: isolation)
     }
 }
@@ -224,11 +224,30 @@ package func withDependencies<C: InjectableContainer, R>(
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
         let (set, entries) = OverrideSet.recording(overrides, for: container)
-        let result = try await OverrideSet.$current.withValue(set, operation: operation, isolation: isolation)
+        let result = try await OverrideSet.$currentInTask.withValue(set, operation: operation, isolation: isolation)
         for entry in entries where !entry.hasAnswered {
             if let message = entry.unusedMessage { reportUnused(message) }
         }
         return result
+    }
+}
+
+/// Overrides installed for the whole process with a global container: what a serial XCTest's
+/// `useDependencies(_:_:…)` does with its overrides. A task's own overrides come first.
+package struct ProcessWideOverrides: Sendable {
+    private let previous: OverrideSet?
+
+    private init(previous: OverrideSet?) { self.previous = previous }
+
+    /// Records `overrides` of `container` (reporting malformed ones to the test context in effect)
+    /// and installs them for the whole process.
+    package static func install<C>(_ overrides: [DependencyContainer.Override<C>], for container: C) -> Self {
+        ProcessWideOverrides(previous: OverrideSet.installProcessWide(OverrideSet.adding(overrides, for: container)))
+    }
+
+    /// Puts back the process-wide overrides this installation replaced.
+    package func restore() {
+        _ = OverrideSet.installProcessWide(previous)
     }
 }
 
@@ -271,7 +290,7 @@ extension DependencyInjecting {
     ) rethrows -> R {
         let container = dependencies
         return try ScopeFrame.bind(pinningFrame(for: container)) {
-            try OverrideSet.$current.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
+            try OverrideSet.$currentInTask.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
         }
     }
 
@@ -310,7 +329,7 @@ extension DependencyInjecting {
     ) async rethrows -> R {
         let container = dependencies
         return try await ScopeFrame.bind(pinningFrame(for: container), isolation: isolation) {
-            try await OverrideSet.$current.withValue(
+            try await OverrideSet.$currentInTask.withValue(
                 OverrideSet.adding(overrides, for: container), operation: operation, isolation: isolation)
         }
     }

@@ -25,8 +25,25 @@
 ///   never used never runs anything.
 /// - **Instances that depend on an override stay with it.** See ``cached(_:in:make:serve:)``.
 final class OverrideSet: Sendable {
-    /// The overrides in effect for the current task.
-    @TaskLocal static var current: OverrideSet?
+    /// The overrides of the current task's scope.
+    @TaskLocal static var currentInTask: OverrideSet?
+
+    /// The overrides a serial XCTest installed for the whole process with its container
+    /// (`useDependencies(_:_:…)`); a task's own overrides come first.
+    private static let processWide = Locked<OverrideSet?>(nil)
+
+    /// The overrides in effect for the current task: its scope's, else the process-wide ones.
+    static var current: OverrideSet? {
+        currentInTask ?? (DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? processWide.withLock { $0 } : nil)
+    }
+
+    /// Installs `set` as the process-wide overrides and returns the ones it replaces.
+    package static func installProcessWide(_ set: OverrideSet?) -> OverrideSet? {
+        processWide.withLock { installed in
+            defer { installed = set }
+            return installed
+        }
+    }
 
     /// Which resolves an entry can answer: one container's resolutions of one requested type.
     struct Bucket: Hashable, Sendable {
@@ -229,7 +246,7 @@ final class OverrideSet: Sendable {
             case .pending:
                 // The first use of a relative override of this container and type: its base is this
                 // resolution without it, which is also the placeholder its selector returns.
-                let base = try Self.$current.outcome(binding: view(excluding: entry.sequence), next).get()
+                let base = try Self.$currentInTask.outcome(binding: view(excluding: entry.sequence), next).get()
                 let found = entry.identify?(Placeholder(value: base)) ?? .refused
                 entry.settle(found)
                 guard case .resolve(name) = found else { return base }
@@ -269,14 +286,14 @@ final class OverrideSet: Sendable {
                 \(key.name) again, which would apply the override without end. Use the value the transform \
                 is given: `.override({ $0.\(key.name) }) { base in … base … }`.
                 """)
-            return try Self.$current.outcome(binding: view(below: entry.sequence, for: key), next).get()
+            return try Self.$currentInTask.outcome(binding: view(below: entry.sequence, for: key), next).get()
         }
         let below = view(below: entry.sequence, for: key)
         let value = try Answering.while(entry.sequence) { () throws(Failure) -> T? in
             if let base { return entry.answer.transform(base) }
             return try entry.answer.answer(
                 as: T.self,
-                next: { () throws(Failure) -> T in try Self.$current.outcome(binding: below, next).get() })
+                next: { () throws(Failure) -> T in try Self.$currentInTask.outcome(binding: below, next).get() })
         }
         guard let value else {
             entry.settle(.refused)
@@ -313,7 +330,7 @@ final class OverrideSet: Sendable {
                 as: T.self,
                 isolation: isolation,
                 next: { () async throws(Failure) -> T in
-                    try await $current.outcome(binding: below, isolation: isolation, next).get()
+                    try await $currentInTask.outcome(binding: below, isolation: isolation, next).get()
                 })
             guard let value else {
                 entry.settle(.refused)

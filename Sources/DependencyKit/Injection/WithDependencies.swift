@@ -75,9 +75,32 @@ extension DependencyContainer {
         /// The overrides in effect (``DependencyContainer/Override``), re-entered with the containers.
         private let overrides: OverrideSet?
 
-        private init(frame: ScopeFrame?, overrides: OverrideSet?) {
+        /// Whether the context reads the global container on purpose (``global``).
+        private let readsGlobalOnPurpose: Bool
+
+        private init(frame: ScopeFrame?, overrides: OverrideSet?, readsGlobalOnPurpose: Bool = false) {
             self.frame = frame
             self.overrides = overrides
+            self.readsGlobalOnPurpose = readsGlobalOnPurpose
+        }
+
+        /// No scope: code run in it reads the global container, on purpose.
+        ///
+        /// Work that leaves a test's task (a detached task, a queue, a thread) sees the global
+        /// container, and DependencyKitTesting's guard reports it as work that escaped its test. Work
+        /// that means to read the global container — a test of that behaviour, a process-wide
+        /// service — says so by running in this context, and the guard stays quiet about it, in strict
+        /// mode too:
+        ///
+        /// ```swift
+        /// Task.detached {
+        ///     DependencyContainer.Context.global.run {
+        ///         GreetingInjector.dependencies.resolveGreeter()  // the global container, on purpose
+        ///     }
+        /// }
+        /// ```
+        public static var global: DependencyContainer.Context {
+            DependencyContainer.Context(frame: nil, overrides: nil, readsGlobalOnPurpose: true)
         }
 
         /// Captures every scoped container in effect for the current task, for every injector, and the
@@ -94,10 +117,15 @@ extension DependencyContainer {
         /// - Parameter operation: The code to run.
         /// - Returns: What `operation` returns.
         public func run<R>(_ operation: () throws -> R) rethrows -> R {
+            if readsGlobalOnPurpose {
+                return try TestGuard.Exemptions.$current.withValue(TestGuard.Exemptions.current.union(.globalReads)) {
+                    try OverrideSet.$currentInTask.withValue(nil) { try ScopeFrame.bind(nil, operation: operation) }
+                }
+            }
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try ScopeFrame.bind(frame, operation: operation)
             }
-            return try OverrideSet.$current.withValue(overrides) { try ScopeFrame.bind(frame, operation: operation) }
+            return try OverrideSet.$currentInTask.withValue(overrides) { try ScopeFrame.bind(frame, operation: operation) }
         }
 
         /// Runs the asynchronous `operation` with the captured scopes in effect.
@@ -109,10 +137,19 @@ extension DependencyContainer {
             isolation: isolated (any Actor)? = #isolation,
             _ operation: () async throws -> R
         ) async rethrows -> R {
+            if readsGlobalOnPurpose {
+                return try await TestGuard.Exemptions.$current.withValue(
+                    TestGuard.Exemptions.current.union(.globalReads),
+                    operation: {
+                        try await OverrideSet.$currentInTask.withValue(
+                            nil, operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) },
+                            isolation: isolation)
+                    }, isolation: isolation)
+            }
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
             }
-            return try await OverrideSet.$current.withValue(
+            return try await OverrideSet.$currentInTask.withValue(
                 overrides,
                 operation: { try await ScopeFrame.bind(frame, isolation: isolation, operation: operation) },
                 isolation: isolation)
