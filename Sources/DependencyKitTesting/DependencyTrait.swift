@@ -41,7 +41,7 @@ public import Testing
 /// take the same path as before.
 public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteTrait, TestScoping {
     private let makeContainer: @Sendable () -> Container
-    private let overrides: [DependencyContainer.Override<Container>]
+    private let overrides: [DependencyContainer.Override<Container.Injector.Container>]
 
     /// Creates the trait; `makeContainer` runs once per test case.
     /// - Parameters:
@@ -49,7 +49,7 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
     ///   - overrides: Replace resolves of that container for the test case (see
     ///     ``DependencyKit/DependencyContainer/Override``); recorded once per test case, in order.
     public init(
-        _ makeContainer: @escaping @Sendable () -> Container, overrides: [DependencyContainer.Override<Container>] = []
+        _ makeContainer: @escaping @Sendable () -> Container, overrides: [DependencyContainer.Override<Container.Injector.Container>] = []
     ) {
         self.makeContainer = makeContainer
         self.overrides = overrides
@@ -145,7 +145,7 @@ extension Trait {
     /// - Returns: The trait.
     public static func dependencies<Container: InjectableContainer>(
         _ container: @autoclosure @escaping @Sendable () -> Container,
-        _ overrides: DependencyContainer.Override<Container>...
+        _ overrides: DependencyContainer.Override<Container.Injector.Container>...
     ) -> Self where Self == DependencyTrait<Container> {
         DependencyTrait(container, overrides: overrides)
     }

@@ -33,7 +33,7 @@
         ///   - line: Where the guard's failures are reported; leave the default.
         public func useDependencies<Container: InjectableContainer>(
             _ container: Container,
-            _ overrides: DependencyContainer.Override<Container>...,
+            _ overrides: DependencyContainer.Override<Container.Injector.Container>...,
             allowingLiveDependencies: Bool = false,
             file: StaticString = #filePath,
             line: UInt = #line
@@ -44,7 +44,7 @@
             let context = XCTestGuard.context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
-            let installed = ProcessWideOverrides.install(overrides, for: container)
+            let installed = ProcessWideOverrides.install(overrides, for: container.asInjectorContainer)
             addTeardownBlock {
                 installed.restore()
                 TestContext.restoreProcessBinding(previousContext)
@@ -73,7 +73,7 @@
         ///   - body: Runs the test.
         public func withTestDependencies<Container: InjectableContainer>(
             _ container: Container,
-            _ overrides: DependencyContainer.Override<Container>...,
+            _ overrides: DependencyContainer.Override<Container.Injector.Container>...,
             allowingLiveDependencies: Bool = false,
             file: StaticString = #filePath,
             line: UInt = #line,

@@ -506,3 +506,25 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         #expect(TestGuardReporting.recorded(containing: "Installed UnguardedInstallContainer").first?.testName != nil)
     }
 }
+
+/// One override value, declared once, for every place that takes overrides.
+let eveningGuardClock: DependencyContainer.Override<any GuardDependency> = .override(
+    { $0.resolveClock() }, with: FixedGuardClock(fixed: 20))
+
+@Suite struct OneOverrideValueTests {
+    @Test(.dependencies(LeakyGuardDouble(), eveningGuardClock))
+    func theTraitTakesIt() {
+        #expect(GuardInjector.dependencies.resolveHour() == 20)
+    }
+
+    @Test func withDependenciesAndWithOverridesTakeTheSameValue() {
+        let scoped = withDependencies(PastedSubclassDouble(), eveningGuardClock) { GuardInjector.dependencies.resolveHour() }
+        let inner = withDependencies(PastedSubclassDouble()) {
+            GuardInjector.withOverrides(eveningGuardClock) { GuardInjector.dependencies.resolveHour() }
+        }
+        let array = withDependencies(PastedSubclassDouble(), overriding: [eveningGuardClock]) {
+            GuardInjector.dependencies.resolveHour()
+        }
+        #expect(scoped == 20 && inner == 20 && array == 20)
+    }
+}

@@ -25,6 +25,10 @@ extension DependencyContainer {
     /// sees it) and must not be `async`; the closure must call that resolve and nothing else. Anything
     /// else stops with a message naming the fix when the scope begins, not when the resolve is used.
     ///
+    /// `Container` is the injector's container type (`any GreetingDependency`) in every API that takes
+    /// overrides, so one override value, declared once, serves the trait, `withDependencies`,
+    /// `withOverrides` and XCTest's `useDependencies`.
+    ///
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
@@ -136,12 +140,12 @@ extension DependencyContainer {
 /// - Returns: What `operation` returns.
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    _ override: DependencyContainer.Override<C>,
-    _ more: DependencyContainer.Override<C>...,
+    _ override: DependencyContainer.Override<C.Injector.Container>,
+    _ more: DependencyContainer.Override<C.Injector.Container>...,
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$currentInTask.withValue(OverrideSet.adding([override] + more, for: container), operation: operation)
+        try OverrideSet.$currentInTask.withValue(OverrideSet.adding([override] + more, for: container.asInjectorContainer), operation: operation)
     }
 }
 
@@ -158,8 +162,8 @@ public func withDependencies<C: InjectableContainer, R>(
 /// - Returns: What `operation` returns.
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    _ override: DependencyContainer.Override<C>,
-    _ more: DependencyContainer.Override<C>...,
+    _ override: DependencyContainer.Override<C.Injector.Container>,
+    _ more: DependencyContainer.Override<C.Injector.Container>...,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
@@ -182,11 +186,11 @@ public func withDependencies<C: InjectableContainer, R>(
 /// - Returns: What `operation` returns.
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C>],
+    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$currentInTask.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
+        try OverrideSet.$currentInTask.withValue(OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation)
     }
 }
 
@@ -202,13 +206,13 @@ public func withDependencies<C: InjectableContainer, R>(
 /// - Returns: What `operation` returns.
 public func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C>],
+    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
         try await OverrideSet.$currentInTask.withValue(
-            OverrideSet.adding(overrides, for: container), operation: operation, isolation: isolation)
+            OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation, isolation: isolation)
     }
 }
 
@@ -217,13 +221,13 @@ public func withDependencies<C: InjectableContainer, R>(
 /// that a test still exercises what it fakes.
 package func withDependencies<C: InjectableContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C>],
+    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
     reportingUnused reportUnused: (String) -> Void,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
-        let (set, entries) = OverrideSet.recording(overrides, for: container)
+        let (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
         let result = try await OverrideSet.$currentInTask.withValue(set, operation: operation, isolation: isolation)
         for entry in entries where !entry.hasAnswered {
             if let message = entry.unusedMessage { reportUnused(message) }
