@@ -68,6 +68,13 @@ struct MorningScreenModel: HasWeatherAppDependencies {
 }
 // end-snippet
 
+// snippet: multi-module-inject
+struct ReportScreenModel {
+    @Inject<WeatherInjector, any Analytics>(as: (any WeatherAppDependencies).self, { $0.resolveAnalytics() })
+    var analytics
+}
+// end-snippet
+
 // snippet: multi-module-test
 actor RecordingAnalytics: Analytics {
     private(set) var events: [String] = []
@@ -91,6 +98,13 @@ func showingTheReportIsTracked() async throws {
     #expect(await container.analytics.events == ["report-shown"])
 }
 // end-snippet
+
+@Test(.dependencies(TestWeatherAppDependency()))
+func anInjectPropertyReachesTheAppsResolves() async throws {
+    let container = try #require(WeatherInjector.dependencies as? TestWeatherAppDependency)
+    await ReportScreenModel().analytics.track("injected")
+    #expect(await container.analytics.events == ["injected"])
+}
 
 // snippet: multi-module-second-injector
 protocol FeatureDependency: InjectableContainer where Injector == FeatureInjector {

@@ -72,6 +72,35 @@ public struct Inject<Injector: DependencyInjecting, Value: Sendable>: Sendable {
         }
     }
 
+    /// Creates the property from a resolve of a protocol that refines the injector's container
+    /// protocol: an app's own resolves on top of a library's container.
+    ///
+    /// The injector's container type (`any WeatherDependency`, the library's) has no app resolve;
+    /// name the refined protocol once and the closure calls its resolves. A container in effect that
+    /// is not a `Refined` stops with a message naming both types, as
+    /// ``DependencyInjecting/dependencies(as:)`` does:
+    ///
+    /// ```swift
+    /// struct ReportScreenModel {
+    ///     @Inject<WeatherInjector, any Analytics>(as: (any WeatherAppDependencies).self, { $0.resolveAnalytics() })
+    ///     var analytics
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - refined: The protocol that declares the resolve, refining the injector's container protocol.
+    ///   - resolve: Calls a resolve of the container in effect, as `Refined`.
+    public init<Refined>(as refined: Refined.Type, _ resolve: @escaping @Sendable (Refined) -> Value) {
+        self.resolve = { container in
+            guard let refined = container as? Refined else {
+                fatalError(
+                    "The container in effect, \(type(of: container as Any)), is not a \(Refined.self): install a "
+                        + "container of the refined protocol (`setDefault { … }` at launch), or read it in a test "
+                        + "whose container is one.")
+            }
+            return resolve(refined)
+        }
+    }
+
     private static func identity(of container: Injector.Container) -> ObjectIdentifier {
         ObjectIdentifier(container as AnyObject)
     }
