@@ -105,12 +105,17 @@
             `useDependencies` (or `withTestDependencies`).
             """
 
+        /// Malformed overrides, kept instead of failing this test.
+        private let overrideFailures = Locked<[String]>([])
+
         /// Where the guard's failures were reported: the file and line of each.
         private let guardLocations = Locked<[String]>([])
 
         #if canImport(Darwin)
             override func record(_ issue: XCTIssue) {
-                if issue.compactDescription.contains("reaches the outside world") {
+                if issue.compactDescription.contains("calls 2 resolves") {
+                    overrideFailures.withLock { $0.append(issue.compactDescription) }
+                } else if issue.compactDescription.contains("reaches the outside world") {
                     guardFailures.withLock { $0.append(issue.compactDescription) }
                     if let location = issue.sourceCodeContext.location {
                         guardLocations.withLock { $0.append("\(location.fileURL.lastPathComponent):\(location.lineNumber)") }
@@ -126,7 +131,9 @@
                 atLine lineNumber: Int,
                 expected: Bool
             ) {
-                if description.contains("reaches the outside world") {
+                if description.contains("calls 2 resolves") {
+                    overrideFailures.withLock { $0.append(description) }
+                } else if description.contains("reaches the outside world") {
                     guardFailures.withLock { $0.append(description) }
                     let file = filePath.split(separator: "/").last.map(String.init) ?? filePath
                     guardLocations.withLock { $0.append("\(file):\(lineNumber)") }
@@ -151,6 +158,13 @@
             useDependencies(LeakyXCTestLeaf(), .override({ $0.resolveLeaf() }, with: "one line"))
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "one line")
             XCTAssertEqual(guardFailures.withLock { $0 }, [])
+        }
+
+        func testAMalformedOverrideFailsTheTestNotTheProcess() {
+            useDependencies(
+                FixedXCTestLeaf(), .override({ _ = $0.resolveLeaf(); return $0.resolveLeaf() }, with: "two"))
+            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "fixed")  // left out
+            XCTAssertEqual(overrideFailures.withLock { $0.count }, 1)
         }
 
         func testWithTestDependenciesTakesOverrides() {
