@@ -65,7 +65,7 @@ let lifetimeProbes: [Probe] = [
 ]
 
 // What an override scope costs: the AppCore graph resolved inside a scope with one override of the
-// cache directory, and with 10,000 (the same resolve, declared 10,000 times: the last answers). The
+// HTTP configuration (a value equal to the container's), and with 10,000 (the same resolve, declared 10,000 times: the last answers). The
 // baseline is `graph.global`; while any override scope is alive, every resolution in the process
 // takes the diagnosed path.
 let overrideProbes: [Probe] = [1, 10_000].map { count in
@@ -73,9 +73,10 @@ let overrideProbes: [Probe] = [1, 10_000].map { count in
         name: count == 1 ? "override.graph-one" : "override.graph-10000",
         setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
         body: { iterations in
+            let configuration = DependencyInjector.dependencies.resolveHTTPConfiguration()
             let overrides = (0..<count).map { _ in
                 DependencyContainer.Override<any Dependency>.override(
-                    { $0.resolveUsersCacheDirectory() }, with: directory)
+                    { $0.resolveHTTPConfiguration() }, with: configuration)
             }
             DependencyInjector.withOverrides(overrides) {
                 for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Prints the folder dependency graph of Sources/DependencyKit and fails when it has a cycle or an
+edge against the declared layer order.
+
+The layers, bottom first, are declared in LAYERS below and drawn in Docs/Architecture.md. A folder
+may use its own layer and the layers below it, never one above. "Uses" is read from the source: a
+file uses a folder when it names a declaration made there — a type, a top-level function or
+constant, or a member declared in an extension or type body — that no other folder declares. Names
+declared in several folders (`current`, `value`) are too common to attribute and are left out, as are
+comments and string literals. That is a heuristic, so the script also prints, for every edge, the
+names that made it, for a reviewer to check.
+
+Usage: Scripts/check-layers.py [--graph] [--dot]
+  --graph  print every edge with the names that made it (the default prints the edges only)
+  --dot    print the graph in Graphviz DOT
+"""
+
+import collections
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "Sources" / "DependencyKit"
+
+# Bottom first. A folder may use folders of its own index or lower.
+LAYERS = [
+    ["Internal"],
+    ["Resolution"],
+    ["Lifetimes"],
+    ["Injection"],
+    ["Diagnostics"],
+    ["Modules", "Registry"],
+]
+
+DECLARATION = re.compile(
+    r"^(?P<indent>[ ]*)(?:@[\w()\"., :]+\s+)*(?:(?:public|package|internal|private|fileprivate|open|final|static|"
+    r"class|override|mutating|nonisolated|indirect|convenience|required|lazy|weak|unowned|dynamic)\s+)*"
+    r"(?P<kind>class|struct|enum|protocol|actor|typealias|func|var|let|case)\s+(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+)
+CDECL = re.compile(r'@_cdecl\("(?P<name>\w+)"\)')
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+# Too short or too common to say which folder a use means.
+IGNORED = {
+    "init", "deinit", "description", "hash", "body", "name", "type", "lock", "unlock", "none", "some", "Error",
+    "next", "record", "store", "base", "async", "entry", "insert", "append", "isEmpty", "read", "raw", "start",
+    "stored", "kind", "rawValue", "text", "second", "made", "instance", "capacity", "slot", "binding", "kept",
+    "owner", "outer", "root", "previous", "storage", "cycle", "factory", "registry", "configurator", "describe",
+    "generation", "matches", "load", "depth", "step", "implementer", "succeeded", "broadcast", "destroy",
+    "address", "keep", "shortcut", "value", "current", "count", "parent", "key", "container", "first", "last",
+}
+
+
+def strip(source: str) -> str:
+    """Removes comments and string literals, keeping line structure."""
+    out = []
+    i = 0
+    n = len(source)
+    while i < n:
+        if source.startswith("//", i):
+            j = source.find("\n", i)
+            i = n if j < 0 else j
+        elif source.startswith("/*", i):
+            j = source.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif source.startswith('"""', i):
+            j = source.find('"""', i + 3)
+            out.append("\n" * source.count("\n", i, n if j < 0 else j))
+            i = n if j < 0 else j + 3
+        elif source[i] == '"':
+            j = i + 1
+            while j < n and source[j] != '"' and source[j] != "\n":
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+        else:
+            out.append(source[i])
+            i += 1
+    return "".join(out)
+
+
+def folders() -> dict[str, list[pathlib.Path]]:
+    result: dict[str, list[pathlib.Path]] = collections.defaultdict(list)
+    for path in sorted(ENGINE.rglob("*.swift")):
+        folder = path.relative_to(ENGINE).parts[0]
+        result[folder if folder.endswith(".swift") is False else "."].append(path)
+    return result
+
+
+def main() -> int:
+    files = folders()
+    code = {folder: [strip(p.read_text()) for p in paths] for folder, paths in files.items()}
+    declared: dict[str, set[str]] = collections.defaultdict(set)
+    for folder, sources in code.items():
+        for source in sources:
+            for line in source.splitlines():
+                match = DECLARATION.match(line)
+                # Top level and one level in (members of a type or an extension), not locals.
+                if match and len(match.group("indent")) <= 8:
+                    declared[match.group("name")].add(folder)
+    for folder, paths in files.items():
+        for path in paths:
+            for match in CDECL.finditer(path.read_text()):
+                declared[match.group("name")].add(folder)
+    owner = {name: next(iter(where)) for name, where in declared.items() if len(where) == 1 and name not in IGNORED}
+    edges: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for folder, sources in code.items():
+        for source in sources:
+            for token in IDENTIFIER.findall(source):
+                target = owner.get(token)
+                if target and target != folder:
+                    edges[(folder, target)].add(token)
+    layer_of = {folder: index for index, layer in enumerate(LAYERS) for folder in layer}
+    unknown = sorted(set(files) - set(layer_of))
+    problems = []
+    if unknown:
+        problems.append(f"folders missing from LAYERS: {', '.join(unknown)}")
+    for (source, target), names in sorted(edges.items()):
+        if source in layer_of and target in layer_of and layer_of[target] > layer_of[source]:
+            problems.append(f"{source} -> {target} points up the layers ({', '.join(sorted(names)[:6])})")
+    for (source, target) in sorted(edges):
+        if (target, source) in edges and source < target:
+            problems.append(f"{source} <-> {target} use each other")
+
+    if "--dot" in sys.argv:
+        print("digraph DependencyKit {\n  rankdir=BT;")
+        for source, target in sorted(edges):
+            print(f'  "{source}" -> "{target}";')
+        print("}")
+    else:
+        print("Layers, bottom first: " + " < ".join("/".join(layer) for layer in LAYERS))
+        for (source, target), names in sorted(edges.items()):
+            detail = f"  ({', '.join(sorted(names))})" if "--graph" in sys.argv else ""
+            print(f"  {source} -> {target}{detail}")
+    for problem in problems:
+        print(f"check-layers: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
