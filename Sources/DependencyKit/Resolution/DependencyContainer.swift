@@ -6,8 +6,7 @@
 /// what lets the engine keep per-container state such as shared instances and install the
 /// container without boxing it.
 ///
-/// You rarely use `DependencyContainer` directly. Declare your container protocol, the builders
-/// that hold the construction logic once, and the class:
+/// You rarely use `DependencyContainer` directly. Declare your container protocol and the class:
 ///
 /// ```swift
 /// protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
@@ -15,15 +14,14 @@
 ///     func resolveGreeter() -> any Greeter
 /// }
 ///
-/// extension GreetingDependency {
-///     func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
-/// }
-///
 /// class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
 ///     func resolveClock() -> any Clock { live { SystemClock() } }
-///     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
+///     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 /// }
 /// ```
+///
+/// Each builder builds the type its resolve declares (see ``ResolveBuilder``): `live { SystemClock() }`
+/// builds an `any Clock`, so a subclass or a test's `.override` can answer with any clock.
 ///
 /// The class implements every requirement itself — the compiler rejects it otherwise — so a
 /// subclass that overrides one resolve can never be silently ignored. Test doubles that
@@ -64,7 +62,7 @@ open class DependencyContainer: @unchecked Sendable {
 /// ```swift
 /// extension GreetingDependency where Self: PartialContainer {
 ///     func resolveClock() -> any Clock { live { SystemClock() } }
-///     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
+///     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 /// }
 ///
 /// final class NightDouble: DependencyContainer, GreetingDependency, PartialContainer, @unchecked Sendable {
