@@ -98,6 +98,10 @@ extension DependencyContainer.Resolving {
     ///     fresh { TimeOfDayGreeter(clock: resolveClock()) }
     /// }
     /// ```
+    ///
+    /// The body builds the type the resolve declares, here `any Greeter`, so an override may answer
+    /// with any greeter; it may be statements followed by the value (see
+    /// ``DependencyContainer/ResolveBuilder``).
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - make: Builds the value.
