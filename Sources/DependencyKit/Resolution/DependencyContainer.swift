@@ -73,8 +73,8 @@ open class DependencyContainer: @unchecked Sendable {
 public protocol PartialContainer: DependencyContainer {}
 
 extension DependencyContainer {
-    /// What a resolve builds its value with: ``fresh(name:_:)-(_,()->T)`` and
-    /// ``live(name:_:)-(_,()->T)``.
+    /// What a resolve builds its value with: ``fresh(name:_:)`` and
+    /// ``live(name:_:)``.
     ///
     /// ``DependencyContainer`` adopts it, so every container has these methods; you never adopt it
     /// yourself. They live in a protocol extension rather than on the class so that each call knows
@@ -89,7 +89,7 @@ extension DependencyContainer: DependencyContainer.Resolving {}
 extension DependencyContainer.Resolving {
     /// Builds a fresh value inside a resolve method, visible to cycle detection and tracing.
     ///
-    /// Wrap every resolve's body in `fresh` (or ``live(name:_:)-(_,()->T)``,
+    /// Wrap every resolve's body in `fresh` (or ``live(name:_:)``,
     /// `shared {}`): a cycle is then named in every build, with this resolve in the chain, and
     /// `Diagnostics.trace` shows it.
     ///
@@ -116,7 +116,7 @@ extension DependencyContainer.Resolving {
 
     /// Builds a fresh value asynchronously inside an `async` resolve method.
     ///
-    /// See ``fresh(name:_:)-(_,()->T)``.
+    /// See ``fresh(name:_:)``.
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - isolation: The caller's isolation, inherited by `make`.
@@ -142,7 +142,7 @@ extension DependencyContainer.Resolving {
     /// Builds a fresh value that reaches the outside world: the network, the disk, the clock,
     /// randomness.
     ///
-    /// In production it is exactly ``fresh(name:_:)-(_,()->T)``. Inside a test guarded by
+    /// In production it is exactly ``fresh(name:_:)``. Inside a test guarded by
     /// DependencyKitTesting (the `.dependencies(_:)` trait), serving it with this code — the
     /// production implementation, because the test's container did not override the resolve —
     /// records a test issue naming the resolve, the container and the override to write. Mark
@@ -166,7 +166,7 @@ extension DependencyContainer.Resolving {
 
     /// Builds a fresh value that reaches the outside world, asynchronously.
     ///
-    /// See ``live(name:_:)-(_,()->T)``.
+    /// See ``live(name:_:)``.
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics and test issues; the calling function by
     ///     default.
