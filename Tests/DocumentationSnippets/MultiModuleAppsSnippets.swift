@@ -21,18 +21,14 @@ protocol WeatherAppDependencies: WeatherDependency {
     func resolveAnalytics() -> any Analytics
 }
 
-extension WeatherAppDependencies {
-    func makeAnalytics() -> any Analytics { NoAnalytics() }
-}
-
 extension WeatherAppDependencies where Self: PartialContainer {
-    func resolveAnalytics() -> any Analytics { fresh { makeAnalytics() } }
+    func resolveAnalytics() -> any Analytics { fresh { NoAnalytics() } }
 }
 // end-snippet
 
 // snippet: multi-module-class
 class WeatherAppDependency: CoreWeatherDependency, WeatherAppDependencies, @unchecked Sendable {
-    func resolveAnalytics() -> any Analytics { fresh { makeAnalytics() } }
+    func resolveAnalytics() -> any Analytics { fresh { NoAnalytics() } }
 
     override func resolveNetworkConfiguration() -> NetworkConfiguration {
         fresh { NetworkConfiguration(baseURL: URL(string: "https://weather.myapp.example")!) }

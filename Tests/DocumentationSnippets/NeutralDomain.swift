@@ -94,7 +94,6 @@ protocol WeatherDependency: InjectableContainer where Injector == WeatherInjecto
 
 // The construction logic, once.
 extension WeatherDependency {
-    func makeClock() -> any Clock { SystemClock() }
     func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
     func makeNetworkConfiguration() -> NetworkConfiguration { .default }
     func makeNetworkClient() -> any NetworkClient {
@@ -108,7 +107,7 @@ extension WeatherDependency {
 
 // Defaults for test doubles only, so that the class below must implement every resolve.
 extension WeatherDependency where Self: PartialContainer {
-    func resolveClock() -> any Clock { live { makeClock() } }
+    func resolveClock() -> any Clock { live { SystemClock() } }
     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
     func resolveNetworkConfiguration() -> NetworkConfiguration { fresh { makeNetworkConfiguration() } }
     func resolveNetworkClient() -> any NetworkClient { live { makeNetworkClient() } }
@@ -117,7 +116,7 @@ extension WeatherDependency where Self: PartialContainer {
 }
 
 class CoreWeatherDependency: DependencyContainer, WeatherDependency, @unchecked Sendable {
-    func resolveClock() -> any Clock { live { makeClock() } }
+    func resolveClock() -> any Clock { live { SystemClock() } }
     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
     func resolveNetworkConfiguration() -> NetworkConfiguration { fresh { makeNetworkConfiguration() } }
     func resolveNetworkClient() -> any NetworkClient { live { makeNetworkClient() } }

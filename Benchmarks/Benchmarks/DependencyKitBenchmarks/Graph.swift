@@ -66,9 +66,8 @@ final class SharedHTTPBenchmarkDependency: CoreDependency, @unchecked Sendable {
 
     override func resolveUsersCacheDirectory() -> URL { usersCacheDirectory }
     override func resolveHTTPService() -> any HTTPServiceType {
-        // Stored as the existential: with `shared { HTTPService(...) }`, Swift infers the struct as
-        // the shared type and boxes a copy of it into a new existential on every resolve.
-        shared { () -> any HTTPServiceType in HTTPService(configuration: resolveHTTPConfiguration()) }
+        // Stored as the existential, the resolve's declared type: built once, never boxed again.
+        shared { HTTPService(configuration: resolveHTTPConfiguration()) }
     }
 }
 

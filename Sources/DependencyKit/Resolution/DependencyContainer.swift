@@ -6,8 +6,7 @@
 /// what lets the engine keep per-container state such as shared instances and install the
 /// container without boxing it.
 ///
-/// You rarely use `DependencyContainer` directly. Declare your container protocol, the builders
-/// that hold the construction logic once, and the class:
+/// You rarely use `DependencyContainer` directly. Declare your container protocol and the class:
 ///
 /// ```swift
 /// protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
@@ -15,15 +14,14 @@
 ///     func resolveGreeter() -> any Greeter
 /// }
 ///
-/// extension GreetingDependency {
-///     func makeGreeter() -> any Greeter { TimeOfDayGreeter(clock: resolveClock()) }
-/// }
-///
 /// class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
 ///     func resolveClock() -> any Clock { live { SystemClock() } }
-///     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
+///     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 /// }
 /// ```
+///
+/// Each builder builds the type its resolve declares (see ``ResolveBuilder``): `live { SystemClock() }`
+/// builds an `any Clock`, so a subclass or a test's `.override` can answer with any clock.
 ///
 /// The class implements every requirement itself — the compiler rejects it otherwise — so a
 /// subclass that overrides one resolve can never be silently ignored. Test doubles that
@@ -64,7 +62,7 @@ open class DependencyContainer: @unchecked Sendable {
 /// ```swift
 /// extension GreetingDependency where Self: PartialContainer {
 ///     func resolveClock() -> any Clock { live { SystemClock() } }
-///     func resolveGreeter() -> any Greeter { fresh { makeGreeter() } }
+///     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 /// }
 ///
 /// final class NightDouble: DependencyContainer, GreetingDependency, PartialContainer, @unchecked Sendable {
@@ -75,8 +73,8 @@ open class DependencyContainer: @unchecked Sendable {
 public protocol PartialContainer: DependencyContainer {}
 
 extension DependencyContainer {
-    /// What a resolve builds its value with: ``fresh(name:_:)-(_,()->T)`` and
-    /// ``live(name:_:)-(_,()->T)``.
+    /// What a resolve builds its value with: ``fresh(name:_:)`` and
+    /// ``live(name:_:)``.
     ///
     /// ``DependencyContainer`` adopts it, so every container has these methods; you never adopt it
     /// yourself. They live in a protocol extension rather than on the class so that each call knows
@@ -91,7 +89,7 @@ extension DependencyContainer: DependencyContainer.Resolving {}
 extension DependencyContainer.Resolving {
     /// Builds a fresh value inside a resolve method, visible to cycle detection and tracing.
     ///
-    /// Wrap every resolve's body in `fresh` (or ``live(name:_:)-(_,()->T)``,
+    /// Wrap every resolve's body in `fresh` (or ``live(name:_:)``,
     /// `shared {}`): a cycle is then named in every build, with this resolve in the chain, and
     /// `Diagnostics.trace` shows it.
     ///
@@ -100,6 +98,10 @@ extension DependencyContainer.Resolving {
     ///     fresh { TimeOfDayGreeter(clock: resolveClock()) }
     /// }
     /// ```
+    ///
+    /// The body builds the type the resolve declares, here `any Greeter`, so an override may answer
+    /// with any greeter; it may be statements followed by the value (see
+    /// ``DependencyContainer/ResolveBuilder``).
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - make: Builds the value.
@@ -114,7 +116,7 @@ extension DependencyContainer.Resolving {
 
     /// Builds a fresh value asynchronously inside an `async` resolve method.
     ///
-    /// See ``fresh(name:_:)-(_,()->T)``.
+    /// See ``fresh(name:_:)``.
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - isolation: The caller's isolation, inherited by `make`.
@@ -140,7 +142,7 @@ extension DependencyContainer.Resolving {
     /// Builds a fresh value that reaches the outside world: the network, the disk, the clock,
     /// randomness.
     ///
-    /// In production it is exactly ``fresh(name:_:)-(_,()->T)``. Inside a test guarded by
+    /// In production it is exactly ``fresh(name:_:)``. Inside a test guarded by
     /// DependencyKitTesting (the `.dependencies(_:)` trait), serving it with this code — the
     /// production implementation, because the test's container did not override the resolve —
     /// records a test issue naming the resolve, the container and the override to write. Mark
@@ -164,7 +166,7 @@ extension DependencyContainer.Resolving {
 
     /// Builds a fresh value that reaches the outside world, asynchronously.
     ///
-    /// See ``live(name:_:)-(_,()->T)``.
+    /// See ``live(name:_:)``.
     /// - Parameters:
     ///   - name: The resolve's name in diagnostics and test issues; the calling function by
     ///     default.

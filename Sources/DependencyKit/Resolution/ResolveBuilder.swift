@@ -23,8 +23,12 @@ extension DependencyContainer {
     /// A body that is only `return SystemClock()` builds a `SystemClock`: Swift reads a one-line
     /// `return` as the closure's type. Drop the `return`, or write `SystemClock() as any Clock`.
     ///
-    /// The builder's methods return what they are given and are always inlined: a resolve compiles
-    /// to the same code as without them.
+    /// The type comes from the context of the call, so a builder called outside a resolve builds what
+    /// that context asks for: `container.shared { Token() } === other` builds an `AnyObject`. Bind
+    /// the value to a `let` first to build a `Token`.
+    ///
+    /// The builder adds no code: its methods return what they are given and are always inlined, in
+    /// debug builds too.
     @resultBuilder
     public enum ResolveBuilder<Value> {
         /// Passes the body's value through, converted to the declared type.

@@ -38,20 +38,13 @@ public protocol ForecastDependency: InjectableContainer where Injector == Foreca
     func resolveForecaster() -> any Forecaster
 }
 
-// The construction logic, once, in builders that return the resolve's type: an app's subclass
-// decorates a default with `super`, and a test's `.override` can answer with any thermometer.
-extension ForecastDependency {
-    public func makeThermometer() -> any Thermometer { SensorThermometer() }
-    public func makeForecaster() -> any Forecaster { ThermometerForecaster(resolveThermometer()) }
-}
-
 /// The production container: `open`, with every resolve `open`, so apps can subclass it.
 ///
 /// `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
 /// (state lives in shared instances or behind a lock).
 open class CoreForecastDependency: DependencyContainer, ForecastDependency, @unchecked Sendable {
-    open func resolveThermometer() -> any Thermometer { live { makeThermometer() } }
-    open func resolveForecaster() -> any Forecaster { fresh { makeForecaster() } }
+    open func resolveThermometer() -> any Thermometer { live { SensorThermometer() } }
+    open func resolveForecaster() -> any Forecaster { fresh { ThermometerForecaster(resolveThermometer()) } }
 }
 
 /// Holds the container in use.

@@ -27,11 +27,11 @@ class CoreOrdersDependency: DependencyContainer, OrdersDependency, @unchecked Se
     func resolveCatalogue() -> Catalogue { weakShared { Catalogue.load() } }
 
     // PaymentAssembly: one resolve per name
-    func resolveCardGateway() -> any PaymentGateway { live { CardGateway() as any PaymentGateway } }
-    func resolveInvoiceGateway() -> any PaymentGateway { live { InvoiceGateway() as any PaymentGateway } }
+    func resolveCardGateway() -> any PaymentGateway { live { CardGateway() } }
+    func resolveInvoiceGateway() -> any PaymentGateway { live { InvoiceGateway() } }
 
     // OrderAssembly: the argument is a parameter
-    func resolveClock() -> any Clock { live { SystemClock() as any Clock } }
+    func resolveClock() -> any Clock { live { SystemClock() } }
     func resolveOrderHandler(for customer: String) -> OrderHandler {
         fresh {
             OrderHandler(
