@@ -48,8 +48,8 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
-        return try withResolution(name, of: T.self, lifetime: .shared, container: self) {
-            if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+        return try withCachedResolution(name, of: T.self, lifetime: .shared, container: self) { diagnosed in
+            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
                 return try OverrideCaches.shared(
                     key, in: self, describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
             }
@@ -91,7 +91,7 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .weak)
-        return try withResolution(name, of: T.self, lifetime: .weakShared, container: self) {
+        return try withCachedResolution(name, of: T.self, lifetime: .weakShared, container: self) { diagnosed in
             let weaklyHeld = { () throws -> (store: WeakReference, result: T) in
                 let instance = try make()
                 if !(type(of: instance as Any) is AnyObject.Type) {
@@ -102,7 +102,7 @@ extension DependencyContainer {
                 }
                 return (WeakReference(object: instance as AnyObject), instance)
             }
-            if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
                 return try OverrideCaches.weakShared(
                     key, in: self, describedBy: { Self.describe(T.self, name: name, key: key) }, make: weaklyHeld)
             }

@@ -123,8 +123,8 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
-        return try withResolution(name, of: T.self, lifetime: .scoped, container: self) {
-            if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
+        return try withCachedResolution(name, of: T.self, lifetime: .scoped, container: self) { diagnosed in
+            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
                 let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
                 return try OverrideCaches.scoped(
                     key, in: self, cell: (found ?? nil) ?? scopedCell(for: key, in: scope),

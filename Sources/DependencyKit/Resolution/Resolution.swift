@@ -87,6 +87,36 @@ package func withResolution<T, Failure: Error>(
         cycleError: cycleError, body)
 }
 
+/// ``withResolution(_:of:lifetime:container:implementer:cycleError:_:)`` for a cached lifetime
+/// (`shared {}`, `weakShared {}`, `scoped {}`): `body` learns whether the resolution took the diagnosed
+/// path, the only one on which an override set can be in effect.
+///
+/// On the plain path `body` gets the constant `false`, so the check a cached lifetime makes for
+/// override sets (``DiagnosticsWord/mayHaveOverrideSets``) is folded away there: a shared-instance hit
+/// costs what it cost before overrides kept their dependent instances (see `OverrideCaches`).
+@inline(__always)
+@inlinable
+package func withCachedResolution<T, Failure: Error>(
+    _ name: @autoclosure () -> String,
+    of type: T.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject,
+    _ body: (_ diagnosed: Bool) throws(Failure) -> T
+) throws(Failure) -> T {
+    let depth = dk_resolution_depth_enter()
+    if _fastPath(
+        UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
+            || (depth == 1 && !DiagnosticsWord.isActive))
+    {
+        defer { dk_resolution_depth_leave() }
+        return try body(false)
+    }
+    return try countedDiagnosedResolution(
+        name(), of: type, lifetime: lifetime, container: container, implementer: nil, depth: depth,
+        cycleError: nil as ((Diagnostics.CycleError) -> Failure)?
+    ) { () throws(Failure) -> T in try body(true) }
+}
+
 /// Ends the graph of this thread's outermost synchronous resolution (`dk_graph_end`, in C, calls it
 /// when that resolution returns): releases the record the thread held retained (see
 /// `GraphFrame.forCurrentResolution`), with ordinary reference counting. The record is already
