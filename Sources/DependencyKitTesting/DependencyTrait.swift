@@ -72,7 +72,7 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
     ) async throws {
         TestGuardReporting.install()
         let container = makeContainer()
-        let context = TestContext(container: container, testScopes: Container.Injector.storage.testScopes) {
+        let context = TestContext(container: container, storage: Container.Injector.storage) {
             message in
             TestGuardReporting.record(message, severity: .error, in: test)
         }

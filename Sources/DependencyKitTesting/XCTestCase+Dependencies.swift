@@ -41,6 +41,7 @@
             let storage = Container.Injector.storage
             let previous = storage.global
             storage.install(container.asInjectorContainer)
+            TestGuard.watch(Container.Injector.storage)
             let context = XCTestGuard.context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
@@ -79,6 +80,7 @@
             line: UInt = #line,
             _ body: () -> Void
         ) {
+            TestGuard.watch(Container.Injector.storage)
             let context = XCTestGuard.context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()

@@ -134,9 +134,9 @@ enum BlockEscapeInjector: DependencyInjecting {
 
 /// Stands for a guarded test running elsewhere in the process at the same time: while it lives,
 /// every resolution is diagnosed and the storage counts a live test scope.
-private func guardedTestElsewhere(on testScopes: AtomicWord) -> TestContext {
+private func guardedTestElsewhere(on storage: any InstalledContainers) -> TestContext {
     TestGuardReporting.install()  // as the trait does, in case no guarded test has run yet
-    return TestContext(testScopes: testScopes) { message in Issue.record("a test elsewhere was blamed: \(message)") }
+    return TestContext(storage: storage) { message in Issue.record("a test elsewhere was blamed: \(message)") }
 }
 
 /// Runs each body on an OS thread of its own, which carries no task-local value, and returns when
@@ -173,7 +173,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func anUnguardedTestReadingTheGlobalFromDetachedWorkIsOneWarning() async {
-        let elsewhere = guardedTestElsewhere(on: DetachedReaderInjector.storage.testScopes)
+        let elsewhere = guardedTestElsewhere(on: DetachedReaderInjector.storage)
         // In the unguarded test's own task: it reads the global on purpose, nothing to report.
         #expect(DetachedReaderInjector.dependencies.resolveValue() == 1)
         #expect(TestGuardReporting.recorded(containing: "(DetachedReaderContainer)").isEmpty)
@@ -194,7 +194,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func detachedWorkThatReadsTheGlobalOnPurposeIsNotReported() async {
-        let elsewhere = guardedTestElsewhere(on: OnPurposeReaderInjector.storage.testScopes)
+        let elsewhere = guardedTestElsewhere(on: OnPurposeReaderInjector.storage)
         for _ in 0..<20 {
             let value = await Task.detached {
                 DependencyContainer.Context.global.run { OnPurposeReaderInjector.dependencies.resolveValue() }
@@ -216,7 +216,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test(.allowsGlobalInstalls)
     func anOSThreadSwappingTheGlobalBesideReadersIsOneWarningOfEachKind() async {
-        let elsewhere = guardedTestElsewhere(on: SwappedInjector.storage.testScopes)
+        let elsewhere = guardedTestElsewhere(on: SwappedInjector.storage)
         await runOnThreads([
             { for _ in 0..<500 { SwappedInjector.dependencies = SwappedContainer() } },
             { for _ in 0..<2_000 { _ = SwappedInjector.dependencies.resolveValue() } },
@@ -238,7 +238,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func workThatLeavesABlockScopeToSeeTheGlobalIsOneWarning() async {
-        let elsewhere = guardedTestElsewhere(on: BlockEscapeInjector.storage.testScopes)
+        let elsewhere = guardedTestElsewhere(on: BlockEscapeInjector.storage)
         let names = await withDependencies(BlockScopedDependency()) {
             var names = [BlockEscapeInjector.dependencies.resolveName()]
             for _ in 0..<6 {
@@ -472,7 +472,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 @Suite struct GlobalInstallReportTests {
     @Test func anInstallInsideAGuardedTestFailsThatTestOnceAndResetIsNoInstall() {
         let found = Locked<[String]>([])
-        let context = TestContext(testScopes: GuardedInstallInjector.storage.testScopes) { message in
+        let context = TestContext(storage: GuardedInstallInjector.storage) { message in
             found.withLock { $0.append(message) }
         }
         TestContext.$current.withValue(context) {
@@ -494,7 +494,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func anInstallInAnUnguardedTestFailsThatTestAtItsSourceLocation() {
-        let elsewhere = guardedTestElsewhere(on: UnguardedInstallInjector.storage.testScopes)
+        let elsewhere = guardedTestElsewhere(on: UnguardedInstallInjector.storage)
         withKnownIssue {
             UnguardedInstallInjector.dependencies = UnguardedInstallContainer()
         } matching: { issue in

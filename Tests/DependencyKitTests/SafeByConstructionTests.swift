@@ -127,7 +127,7 @@ final class SectionPage: FactoryModule, Sendable {
                     exit(1)
                 })
             )
-            let context = TestContext(testScopes: TickerInjector.storage.testScopes) { _ in }
+            let context = TestContext(storage: TickerInjector.storage) { _ in }
             await TestContext.$current.withValue(context) {
                 await withDependencies(FixedTickerDependency()) {
                     _ = await Task.detached { TickerInjector.dependencies.resolveStamp() }.value
@@ -152,6 +152,7 @@ final class SectionPage: FactoryModule, Sendable {
             let storage = ContainerStorage<Probe>(default: { Probe() })
             let installed = Probe()
             storage.install(installed)
+            TestGuard.watch(storage)  // as a guarded test of this storage does
             installedID = ObjectIdentifier(installed)
             #expect(TestGuard.isGlobal(ObjectIdentifier(installed)))
         }

@@ -50,12 +50,15 @@ package enum TestGuard {
 
     private struct State {
         var handlers: Handlers?
-        /// Every container installed as an injector's global, by identity, with how many storages
-        /// hold it (an install per count). A storage forgets its containers when it is freed, so an
-        /// identity here always belongs to a live container and is never reused by a new object.
-        /// Not weak references: a weak reference gives its object a side table, and every retain
-        /// and release of the global container would take the runtime's slow path.
-        var globals: [ObjectIdentifier: Int] = [:]
+        /// The storages of guarded tests, by identity. Weak: a storage made in a test goes away with
+        /// its containers. (Only tests make these references; a weak reference gives the storage a side
+        /// table, which production code, which never watches, never pays for.)
+        var watched: [ObjectIdentifier: Watched] = [:]
+    }
+
+    /// A watched storage.
+    private struct Watched {
+        weak var storage: (any InstalledContainers)?
     }
 
     /// Installs DependencyKitTesting's handlers; the first call wins.
@@ -65,28 +68,22 @@ package enum TestGuard {
         }
     }
 
-    /// Notes that `container` is now an injector's global container.
-    package static func noteGlobal(_ container: AnyObject) {
-        let id = ObjectIdentifier(container)
-        state.withLock { $0.globals[id, default: 0] += 1 }
-    }
-
-    /// Notes that a storage which installed these containers is going away.
-    package static func forgetGlobals(_ ids: [ObjectIdentifier]) {
+    /// Watches `storage`'s installed containers, so that the guard can tell a global container from a
+    /// scoped one: called by DependencyKitTesting for the storage of each guarded test (the seam that
+    /// keeps the production path out of the guard: an install or a first read never calls it).
+    package static func watch(_ storage: any InstalledContainers) {
+        let id = ObjectIdentifier(storage)
         state.withLock { state in
-            for id in ids {
-                if let count = state.globals[id], count > 1 {
-                    state.globals[id] = count - 1
-                } else {
-                    state.globals[id] = nil
-                }
-            }
+            if state.watched[id]?.storage == nil { state.watched[id] = Watched(storage: storage) }
         }
     }
 
-    /// Whether the object with this identity is a container installed as a global.
+    /// Whether the object with this identity is a container installed as a global in a watched
+    /// storage. A storage that has gone away takes its containers with it, so a freed global's
+    /// identity, reused by a new object, is never taken for a global.
     package static func isGlobal(_ id: ObjectIdentifier) -> Bool {
-        state.withLock { $0.globals[id] != nil }
+        let storages = state.withLock { $0.watched.values.compactMap(\.storage) }
+        return storages.contains { $0.isInstalled(id) }
     }
 
     private static func handOver(_ finding: Finding) {
@@ -344,6 +341,21 @@ package final class TestContext: Sendable {
     ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
     ///   - spelling: The test framework whose words the messages use.
     ///   - report: Records one issue in the test.
+    /// Creates a context for a test that scopes `storage`'s containers, counting itself in the
+    /// storage's live test scopes and watching its installed containers (see ``TestGuard/watch(_:)``).
+    package convenience init(
+        container: AnyObject? = nil,
+        storage: any InstalledContainers,
+        exemptions: TestGuard.Exemptions = [],
+        spelling: Spelling = .swiftTesting,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        TestGuard.watch(storage)
+        self.init(
+            container: container, testScopes: storage.testScopes, exemptions: exemptions, spelling: spelling,
+            report: report)
+    }
+
     package init(
         container: AnyObject? = nil,
         testScopes: AtomicWord?,
@@ -386,4 +398,14 @@ package final class TestContext: Sendable {
     package static func restoreProcessBinding(_ previous: TestContext?) {
         processWide.withLock { $0 = previous }
     }
+}
+
+/// What the test guard asks of an injector's storage: which containers it installed, and its count of
+/// live test scopes. ``ContainerStorage`` adopts it; only DependencyKitTesting hands one to the guard.
+package protocol InstalledContainers: AnyObject, Sendable {
+    /// The storage's count of live test scopes.
+    var testScopes: AtomicWord { get }
+
+    /// Whether the object with this identity is a container this storage installed.
+    func isInstalled(_ id: ObjectIdentifier) -> Bool
 }

@@ -26,7 +26,7 @@ internal import _DependencyKitShims
 /// instances created by a replaced container stay with it (it is no longer served, so they are
 /// never handed out again). A storage warns once, in one line on the standard error stream, when it
 /// sees 10,000 installs within 10 seconds, the sign of installs in a loop — in release builds too.
-public final class ContainerStorage<Container: Sendable>: Sendable {
+public final class ContainerStorage<Container: Sendable>: InstalledContainers, Sendable {
     /// Holds one installed container. Boxes live as long as the storage (see the type's discussion).
     @usableFromInline
     final class Box: Sendable {
@@ -112,10 +112,11 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
         state = Locked(State(makeDefault: makeDefault))
     }
 
-    deinit {
-        // The installed containers go with the storage (an injector's storage lives as long as
-        // the process; a storage made in a test does not): the test guard forgets them.
-        TestGuard.forgetGlobals(state.withLock { $0.installed.map { ObjectIdentifier($0.container as AnyObject) } })
+    /// Whether the object with this identity is a container this storage installed (the test guard's
+    /// question; see ``TestGuard/watch(_:)``). Installed containers are kept as long as the storage, so
+    /// an identity found here is never a reused one.
+    package func isInstalled(_ id: ObjectIdentifier) -> Bool {
+        state.withLock { $0.installed.contains { ObjectIdentifier($0.container as AnyObject) == id } }
     }
 
     /// The container in effect for the current task.
@@ -165,7 +166,6 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
             TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: Self.self)
         }
         let box = Box(container)
-        TestGuard.noteGlobal(container as AnyObject)
         let kept: Int? = state.withLock { state in
             state.installed.append(box)
             installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
@@ -224,8 +224,6 @@ public final class ContainerStorage<Container: Sendable>: Sendable {
             let raw = installedBox.loadAcquire()
             return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!).takeUnretainedValue()
         }
-        // Only the winner is kept; a losing candidate is freed and must not be noted as a global.
-        if winner === candidate { TestGuard.noteGlobal(candidate.container as AnyObject) }
         return winner.container
     }
 
