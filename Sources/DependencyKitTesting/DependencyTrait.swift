@@ -49,7 +49,8 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
     ///   - overrides: Replace resolves of that container for the test case (see
     ///     ``DependencyKit/DependencyContainer/Override``); recorded once per test case, in order.
     public init(
-        _ makeContainer: @escaping @Sendable () -> Container, overrides: [DependencyContainer.Override<Container.Injector.Container>] = []
+        _ makeContainer: @escaping @Sendable () -> Container,
+        overrides: [DependencyContainer.Override<Container.Injector.Container>] = []
     ) {
         self.makeContainer = makeContainer
         self.overrides = overrides

@@ -518,7 +518,9 @@ let eveningGuardClock: DependencyContainer.Override<any GuardDependency> = .over
     }
 
     @Test func withDependenciesAndWithOverridesTakeTheSameValue() {
-        let scoped = withDependencies(PastedSubclassDouble(), eveningGuardClock) { GuardInjector.dependencies.resolveHour() }
+        let scoped = withDependencies(PastedSubclassDouble(), eveningGuardClock) {
+            GuardInjector.dependencies.resolveHour()
+        }
         let inner = withDependencies(PastedSubclassDouble()) {
             GuardInjector.withOverrides(eveningGuardClock) { GuardInjector.dependencies.resolveHour() }
         }

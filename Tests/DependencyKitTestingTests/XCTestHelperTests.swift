@@ -118,7 +118,9 @@
                 } else if issue.compactDescription.contains("reaches the outside world") {
                     guardFailures.withLock { $0.append(issue.compactDescription) }
                     if let location = issue.sourceCodeContext.location {
-                        guardLocations.withLock { $0.append("\(location.fileURL.lastPathComponent):\(location.lineNumber)") }
+                        guardLocations.withLock {
+                            $0.append("\(location.fileURL.lastPathComponent):\(location.lineNumber)")
+                        }
                     }
                 } else {
                     super.record(issue)
@@ -145,7 +147,8 @@
         #endif
 
         func testUseDependenciesFailsAForgottenLiveLeafOnce() {
-            useDependencies(LeakyXCTestLeaf()); let line = #line
+            useDependencies(LeakyXCTestLeaf())
+            let line = #line
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
@@ -162,7 +165,12 @@
 
         func testAMalformedOverrideFailsTheTestNotTheProcess() {
             useDependencies(
-                FixedXCTestLeaf(), .override({ _ = $0.resolveLeaf(); return $0.resolveLeaf() }, with: "two"))
+                FixedXCTestLeaf(),
+                .override(
+                    {
+                        _ = $0.resolveLeaf()
+                        return $0.resolveLeaf()
+                    }, with: "two"))
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "fixed")  // left out
             XCTAssertEqual(overrideFailures.withLock { $0.count }, 1)
         }

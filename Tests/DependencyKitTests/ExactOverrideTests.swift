@@ -250,7 +250,8 @@ final class ReportedProblems: Sendable {
         }
         #expect(users == ["user 1", "user 2", "user 99"])
         #expect(problems.aboutOverrides.count == 1, "\(problems.all)")
-        #expect(problems.aboutOverrides.first?.contains("resolveUser(id:) of ClockworkCore, which takes arguments") == true)
+        #expect(
+            problems.aboutOverrides.first?.contains("resolveUser(id:) of ClockworkCore, which takes arguments") == true)
     }
 
     // MARK: 4. A selector calls exactly one resolve
@@ -259,7 +260,14 @@ final class ReportedProblems: Sendable {
         let problems = ReportedProblems()
         let container = ClockworkCore()
         let hour = problems.collecting {
-            withDependencies(container, .override({ _ = $0.resolveCounter(); return $0.resolveHour() }, with: 5)) {
+            withDependencies(
+                container,
+                .override(
+                    {
+                        _ = $0.resolveCounter()
+                        return $0.resolveHour()
+                    }, with: 5)
+            ) {
                 ClockworkInjector.dependencies.resolveHour()
             }
         }
@@ -291,7 +299,8 @@ final class ReportedProblems: Sendable {
         let problems = ReportedProblems()
         let hour = problems.collecting {
             withDependencies(
-                ClockworkCore(), .override({ $0.resolveHour() }) { _ in ClockworkInjector.dependencies.resolveHour() + 1 }
+                ClockworkCore(),
+                .override({ $0.resolveHour() }) { _ in ClockworkInjector.dependencies.resolveHour() + 1 }
             ) {
                 ClockworkInjector.dependencies.resolveHour()
             }
@@ -380,10 +389,9 @@ actor AsyncGate {
         let hour = await withDependencies(
             ClockworkCore(),
             overriding: [.override({ $0.resolveHour() }, with: 23), .override({ $0.resolveZone() }, with: "CET")],
-            reportingUnused: { message in reported.withLock { $0.append(message) } }
-        ) {
-            ClockworkInjector.dependencies.resolveHour()
-        }
+            reportingUnused: { message in reported.withLock { $0.append(message) } },
+            operation: { ClockworkInjector.dependencies.resolveHour() }
+        )
         #expect(hour == 23)
         let messages = reported.withLock { $0 }
         #expect(messages.count == 1)
@@ -395,10 +403,9 @@ actor AsyncGate {
         await withDependencies(
             ClockworkCore(),
             overriding: [.override({ $0.resolveZone() }) { $0 + "!" }],
-            reportingUnused: { message in reported.withLock { $0.append(message) } }
-        ) {
-            _ = ClockworkInjector.dependencies.resolveHour()
-        }
+            reportingUnused: { message in reported.withLock { $0.append(message) } },
+            operation: { _ = ClockworkInjector.dependencies.resolveHour() }
+        )
         #expect(reported.withLock { $0 }.first?.contains("relative override of a String") == true)
     }
 }

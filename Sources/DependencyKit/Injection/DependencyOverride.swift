@@ -145,7 +145,8 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$currentInTask.withValue(OverrideSet.adding([override] + more, for: container.asInjectorContainer), operation: operation)
+        try OverrideSet.$currentInTask.withValue(
+            OverrideSet.adding([override] + more, for: container.asInjectorContainer), operation: operation)
     }
 }
 
@@ -190,7 +191,8 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$currentInTask.withValue(OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation)
+        try OverrideSet.$currentInTask.withValue(
+            OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation)
     }
 }
 
@@ -212,7 +214,8 @@ public func withDependencies<C: InjectableContainer, R>(
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
         try await OverrideSet.$currentInTask.withValue(
-            OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation, isolation: isolation)
+            OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation,
+            isolation: isolation)
     }
 }
 
@@ -240,8 +243,6 @@ package func withDependencies<C: InjectableContainer, R>(
 /// `useDependencies(_:_:…)` does with its overrides. A task's own overrides come first.
 package struct ProcessWideOverrides: Sendable {
     private let previous: OverrideSet?
-
-    private init(previous: OverrideSet?) { self.previous = previous }
 
     /// Records `overrides` of `container` (reporting malformed ones to the test context in effect)
     /// and installs them for the whole process.
@@ -294,7 +295,8 @@ extension DependencyInjecting {
     ) rethrows -> R {
         let container = dependencies
         return try ScopeFrame.bind(pinningFrame(for: container)) {
-            try OverrideSet.$currentInTask.withValue(OverrideSet.adding(overrides, for: container), operation: operation)
+            try OverrideSet.$currentInTask.withValue(
+                OverrideSet.adding(overrides, for: container), operation: operation)
         }
     }
 

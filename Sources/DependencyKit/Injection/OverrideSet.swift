@@ -149,7 +149,9 @@ final class OverrideSet: Sendable {
         let site: SharedKey
     }
 
-    private init(buckets: [Bucket: [Entry]], containers: Set<ObjectIdentifier>, ceilings: [Key: Int], excluded: Set<Int>) {
+    private init(
+        buckets: [Bucket: [Entry]], containers: Set<ObjectIdentifier>, ceilings: [Key: Int], excluded: Set<Int>
+    ) {
         self.buckets = buckets
         self.containers = containers
         self.ceilings = ceilings

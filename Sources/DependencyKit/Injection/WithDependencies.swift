@@ -125,7 +125,9 @@ extension DependencyContainer {
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try ScopeFrame.bind(frame, operation: operation)
             }
-            return try OverrideSet.$currentInTask.withValue(overrides) { try ScopeFrame.bind(frame, operation: operation) }
+            return try OverrideSet.$currentInTask.withValue(overrides) {
+                try ScopeFrame.bind(frame, operation: operation)
+            }
         }
 
         /// Runs the asynchronous `operation` with the captured scopes in effect.
@@ -142,7 +144,8 @@ extension DependencyContainer {
                     TestGuard.Exemptions.current.union(.globalReads),
                     operation: {
                         try await OverrideSet.$currentInTask.withValue(
-                            nil, operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) },
+                            nil,
+                            operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) },
                             isolation: isolation)
                     }, isolation: isolation)
             }

@@ -278,7 +278,8 @@ enum DiagnosticsWord {
         var noun: String {
             switch self {
             case .trace: "traces (`Diagnostics.trace`) running"
-            case .overrideSet: "override scopes (`.override(…)` in a trait, `withDependencies` or `withOverrides`) alive"
+            case .overrideSet:
+                "override scopes (`.override(…)` in a trait, `withDependencies` or `withOverrides`) alive"
             case .testContext: "guarded test cases running"
             }
         }
