@@ -147,8 +147,8 @@
         #endif
 
         func testUseDependenciesFailsAForgottenLiveLeafOnce() {
+            let line = #line + 1
             useDependencies(LeakyXCTestLeaf())
-            let line = #line
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
