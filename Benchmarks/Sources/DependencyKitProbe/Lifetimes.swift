@@ -84,3 +84,36 @@ let overrideProbes: [Probe] = [1, 10_000].map { count in
             }
         })
 }
+
+// What setting up override scopes costs: 10,000 value overrides recorded into one scope, and 1,000
+// nested relative overrides (`+ 1` each on the HTTP configuration's timeout) resolved once at the
+// innermost scope. Not compared with a baseline: the per-iteration count is the cost of one set-up.
+let overrideSetUpProbes: [Probe] = [
+    Probe(
+        name: "override.setup-10000",
+        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+        body: { iterations in
+            let configuration = DependencyInjector.dependencies.resolveHTTPConfiguration()
+            for _ in 0..<iterations {
+                let overrides = (0..<10_000).map { _ in
+                    DependencyContainer.Override<any Dependency>.override(
+                        { $0.resolveHTTPConfiguration() }, with: configuration)
+                }
+                DependencyInjector.withOverrides(overrides) {
+                    blackHole(DependencyInjector.dependencies.resolveHTTPConfiguration())
+                }
+            }
+        }),
+    Probe(
+        name: "override.nested-relative-1000",
+        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+        body: { iterations in
+            func nest(_ level: Int) -> HTTPConfiguration {
+                guard level < 1_000 else { return DependencyInjector.dependencies.resolveHTTPConfiguration() }
+                return DependencyInjector.withOverrides(.override({ $0.resolveHTTPConfiguration() }) { $0 }) {
+                    nest(level + 1)
+                }
+            }
+            for _ in 0..<iterations { blackHole(nest(0)) }
+        }),
+]
