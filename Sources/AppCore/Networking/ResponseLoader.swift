@@ -47,6 +47,8 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         var body = Data()
         var response: URLResponse?
         var failure: HTTPError?
+        /// Every body byte the transport handed over, decoded, the refused ones included.
+        var receivedBytes = 0
 
         init(policy: Policy, continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
             self.policy = policy
@@ -157,7 +159,9 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overLimit: Bool = pending.withLock { pending in
-            guard let entry = pending[dataTask.taskIdentifier], entry.failure == nil else { return false }
+            guard let entry = pending[dataTask.taskIdentifier] else { return false }
+            entry.receivedBytes += data.count
+            guard entry.failure == nil else { return false }
             if entry.body.count + data.count > entry.policy.maximumBytes {
                 entry.failure = .responseTooLarge(limit: entry.policy.maximumBytes)
                 entry.body = Data()
@@ -166,7 +170,12 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
             }
             return entry.failure != nil
         }
-        if overLimit { Self.cancel(dataTask) }
+        guard overLimit else { return }
+        #if canImport(FoundationNetworking)
+            // Still inside the transport's pass over the socket (see `TransferBreaker`).
+            TransferBreaker.breakTransfer(to: dataTask.currentRequest?.url ?? dataTask.originalRequest?.url)
+        #endif
+        Self.cancel(dataTask)
     }
 
     func urlSession(
@@ -194,8 +203,15 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(redirected)
     }
 
+    /// Called with each finished task's URL and the decoded body bytes the transport handed
+    /// over for it, refused ones included; for tests that check how soon a refused body stopped.
+    static let transferObserver = Lock<(@Sendable (URL?, Int) -> Void)?>(nil)
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let observer = Self.transferObserver.withLock({ $0 }) {
+            observer(task.originalRequest?.url, entry.receivedBytes)
+        }
         if let failure = entry.failure {
             entry.continuation.resume(throwing: failure)
         } else if let error {
