@@ -12,11 +12,12 @@ internal import NIOCore
 /// - A connection past its address's share (``UsersServer/Limits/maximumConnectionsPerAddress``,
 ///   or ``UsersServer/Limits/maximumPendingConnectionsPerAddress`` of them pending) is refused.
 /// - When every slot is taken, a newcomer takes the slot of the oldest pending or idle
-///   connection of the address holding the most connections, counting the newcomer with its
-///   own address. An address is never displaced by one that holds more than it does, so a
-///   client at an address of its own is served while any other address holds two connections
-///   or more, however many addresses take part in an attack; an attacker reclaims only from
-///   itself or from attackers as large as itself.
+///   connection of the address holding the most connections, if that address holds more than
+///   the newcomer's would with it (or any connection at all, when the newcomer's address holds
+///   none). An address is never displaced by one that holds as many as it does, so a client at
+///   an address of its own is served while any other address holds a pending or idle
+///   connection, however many addresses take part in an attack, and attackers that reconnect
+///   whatever is closed settle into equal shares instead of displacing each other forever.
 /// - When no such connection is pending or idle (every slot is answering a request), the
 ///   newcomer is refused.
 ///
@@ -181,15 +182,19 @@ final class PeerAdmission: Sendable {
         }
     }
 
-    /// The oldest pending or idle connection of the address holding the most connections (the
-    /// newcomer's own address counted with the newcomer), among addresses holding at least as
-    /// many as the newcomer's would; `nil` when there is none.
+    /// The oldest pending or idle connection of the address holding the most connections, among
+    /// addresses holding more than the newcomer's would with it (any address, for a newcomer
+    /// whose address holds nothing yet); `nil` when there is none.
+    ///
+    /// Strictly more: addresses of equal weight do not take slots from each other, so attackers
+    /// that reconnect whatever is closed settle into equal shares and are refused, instead of
+    /// reclaiming each other's slots in an endless round.
     private static func victim(in state: State, for newcomer: Key) -> UInt64? {
-        let floor = (state.peers[newcomer]?.connections ?? 0) + 1
+        let held = state.peers[newcomer]?.connections ?? 0
+        let floor = held == 0 ? 1 : held + 2
         var best: (serial: UInt64, weight: Int)?
         for (serial, entry) in state.connections where entry.phase.isReclaimable {
-            var weight = state.peers[entry.key]?.connections ?? 0
-            if entry.key == newcomer { weight += 1 }
+            let weight = state.peers[entry.key]?.connections ?? 0
             guard weight >= floor else { continue }
             if let current = best, current.weight > weight || (current.weight == weight && current.serial < serial) {
                 continue

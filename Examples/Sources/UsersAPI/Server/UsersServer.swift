@@ -89,10 +89,11 @@ public final class UsersServer: Sendable {
     /// All addresses share one budget of ``maximumConnections`` slots. A connection that has
     /// not yet sent a complete request head, or is idle between requests, holds its slot only
     /// until someone needs it: when every slot is taken, a newcomer takes the slot of the
-    /// oldest such connection of the address holding the most connections (never of an address
-    /// holding fewer than the newcomer's). A client at an address of its own is therefore
-    /// served at once while other addresses hold more, whether they trickle half-requests or
-    /// keep thousands of idle connections open. A connection the server will not take, past its
+    /// oldest such connection of the address holding the most connections, if that address
+    /// holds more than the newcomer's would with it (any, for an address that holds none). A
+    /// client at an address of its own is therefore served at once while other addresses hold
+    /// pending or idle connections, whether they trickle half-requests or keep thousands of
+    /// idle connections open. A connection the server will not take, past its
     /// address's share or when every slot is answering a request, is answered `503 Service
     /// Unavailable` with `Retry-After: ` ``retryAfter`` and closed.
     public struct Limits: Sendable, Hashable {

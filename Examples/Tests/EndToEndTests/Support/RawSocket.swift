@@ -112,6 +112,23 @@ final class RawSocket {
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
+    /// Reads and drops whatever the server sent, without waiting.
+    /// - Returns: Whether anything arrived, and whether the server closed (or reset) the connection.
+    func drain() -> (received: Bool, closed: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var received = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if count > 0 {
+                received = true
+                continue
+            }
+            return (received, count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+        }
+    }
+
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0

@@ -14,6 +14,7 @@ final class ReconnectingSlowloris: Sendable {
 
     private struct State {
         var opened = 0
+        var answered = 0
         var failed = 0
         var reconnects = 0
         var stopRequested = false
@@ -60,6 +61,8 @@ final class ReconnectingSlowloris: Sendable {
                     state.withLockedValue { $0.opened += 1 }
                 }
             }
+            var answered = sockets.map { $0.socket == nil }
+            state.withLockedValue { $0.answered = answered.count { $0 } }
             while Date() < deadline, !state.withLockedValue({ $0.stopRequested }) {
                 if reconnects {
                     for slot in sockets.indices where sockets[slot].socket?.isClosedByPeer ?? true {
@@ -70,8 +73,14 @@ final class ReconnectingSlowloris: Sendable {
                     }
                 } else {
                     // Read and drop the answers, so that they do not pile up unread.
-                    for slot in sockets.indices where sockets[slot].socket?.isClosedByPeer == true {
-                        sockets[slot].socket = nil
+                    for slot in sockets.indices {
+                        guard let socket = sockets[slot].socket else { continue }
+                        let (received, closed) = socket.drain()
+                        if received || closed, !answered[slot] {
+                            answered[slot] = true
+                            state.withLockedValue { $0.answered += 1 }
+                        }
+                        if closed { sockets[slot].socket = nil }
                     }
                 }
                 usleep(20_000)
@@ -88,6 +97,14 @@ final class ReconnectingSlowloris: Sendable {
     /// Waits (at most 60 seconds) until `connections` connections have been opened once.
     func waitUntilConnected(_ connections: Int) async throws {
         for _ in 0..<1200 where state.withLockedValue({ $0.opened < connections && !$0.finished }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Waits (at most 60 seconds) until `connections` connections have each been answered,
+    /// closed or failed to open: the server has caught up with the attack.
+    func waitUntilAnswered(_ connections: Int) async throws {
+        for _ in 0..<1200 where state.withLockedValue({ $0.answered < connections && !$0.finished }) {
             try await Task.sleep(for: .milliseconds(50))
         }
     }
