@@ -119,7 +119,12 @@ struct ProcessCPUTime {
 
     private static func read() -> Double? {
         var usage = rusage()
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        #if canImport(Glibc)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return nil }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }

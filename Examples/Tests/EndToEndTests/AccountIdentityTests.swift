@@ -121,7 +121,8 @@ import UsersAPI
     @Test func nameLosesItsBidiControlsAndInvisibleFormatCharacters() async throws {
         try await withUsersServer { server in
             // Overrides, isolates, marks, a byte-order mark, a zero-width joiner and tag characters.
-            let sent = "\u{202E}Ada\u{2066}\u{2067}\u{2068}\u{2069}\u{200F}\u{61C} Love\u{200D}lace\u{FEFF}\u{E0041}\u{E007F}"
+            let sent =
+                "\u{202E}Ada\u{2066}\u{2067}\u{2068}\u{2069}\u{200F}\u{61C} Love\u{200D}lace\u{FEFF}\u{E0041}\u{E007F}"
             let reply = try await Self.signUp("ada@x.io", name: sent, on: server)
             #expect(reply.status == 201)
             let name = try #require(try Self.user(in: reply)["name"])

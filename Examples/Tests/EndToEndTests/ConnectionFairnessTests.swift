@@ -125,16 +125,15 @@ import UsersAPI
         let released = NIOLockedValueBox(false)
         let limits = UsersServer.Limits(
             idleTimeout: .seconds(600), maximumConnections: 2, retryAfter: .milliseconds(2_500))
-        try await withUsersServer(
-            limits: limits,
-            configureRouter: { router in
-                router.get("hold") { _, _ -> String in
-                    arrived.withLockedValue { $0 += 1 }
-                    while !released.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
-                    return "released"
-                }
+        // A route that answers only when released: every slot is busy until then.
+        let holdRoute: (Router<BasicRequestContext>) -> Void = { router in
+            router.get("hold") { _, _ -> String in
+                arrived.withLockedValue { $0 += 1 }
+                while !released.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+                return "released"
             }
-        ) { server in
+        }
+        try await withUsersServer(limits: limits, configureRouter: holdRoute) { server in
             var holders: [RawSocket] = []
             for source in ["127.0.0.3", "127.0.0.4"] {
                 let socket = try RawSocket(port: server.port, from: source)

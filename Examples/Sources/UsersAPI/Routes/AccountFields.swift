@@ -34,7 +34,8 @@ enum AccountFields {
         visible.append(contentsOf: raw.unicodeScalars.lazy.filter { $0.properties.generalCategory != .format })
         let name = String(visible).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !containsControlCharacter(name) else { throw controlCharacter(in: "name") }
-        guard !name.isEmpty || raw.isEmpty, name.unicodeScalars.isEmpty || name.unicodeScalars.contains(where: isVisible)
+        guard !name.isEmpty || raw.isEmpty,
+            name.unicodeScalars.isEmpty || name.unicodeScalars.contains(where: isVisible)
         else {
             throw APIError(.badRequest, "the name must contain a visible character (a letter, digit or symbol)")
         }
