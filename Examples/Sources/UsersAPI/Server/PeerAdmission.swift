@@ -152,13 +152,6 @@ final class PeerAdmission: Sendable {
         self.maximumPendingPerAddress = maximumPendingPerAddress
     }
 
-    /// How many connections are held, and how many of them are pending (for tests and logs).
-    var counts: (connections: Int, pending: Int) {
-        state.withLockedValue { state in
-            (state.connections.count, state.connections.values.count(where: { $0.phase == .pending }))
-        }
-    }
-
     /// Admits `channel`, connected from `address`, taking a slot from another connection when
     /// every slot is held, or refuses it.
     func admit(_ address: SocketAddress?, channel: any Channel) -> Decision {

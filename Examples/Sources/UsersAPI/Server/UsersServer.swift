@@ -440,15 +440,17 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             switch unwrapOutboundIn(data) {
             // An interim reply (100 Continue) is not the request's answer.
             case .head(var head) where head.status.code >= 200 && !keepAliveRequests.isEmpty:
-                if keepAliveRequests.removeFirst() {
+                let http10KeepAlive = keepAliveRequests.removeFirst()
+                if closeAfterReply {
+                    // Its slot was taken while the request was answered: the last reply here.
+                    head.headers.replaceOrAdd(name: "connection", value: "close")
+                } else if http10KeepAlive {
                     if head.headers.contains(name: "content-length") {
                         head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
                     } else {
                         head.headers.replaceOrAdd(name: "connection", value: "close")
                         closeAfterReply = true
                     }
-                } else if closeAfterReply {
-                    head.headers.replaceOrAdd(name: "connection", value: "close")
                 }
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
                 return
