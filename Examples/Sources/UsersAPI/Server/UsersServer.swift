@@ -95,7 +95,7 @@ public final class UsersServer: Sendable {
     /// pending or idle connections, whether they trickle half-requests or keep thousands of
     /// idle connections open. A connection the server will not take, past its
     /// address's share or when every slot is answering a request, is answered `503 Service
-    /// Unavailable` with `Retry-After: ` ``retryAfter`` and closed.
+    /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed.
     public struct Limits: Sendable, Hashable {
         /// How long a connection may go without completing a request head or body part, or
         /// without a new request after a response, before the server closes it. A client that
