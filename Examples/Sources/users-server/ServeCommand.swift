@@ -15,7 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Address to bind.")
+    @Option(
+        name: .long,
+        help: "Address to bind: an IPv4 or IPv6 address (::1, or :: for every IPv4 and IPv6 address) or a name.")
     var host = "127.0.0.1"
 
     @Option(name: .long, help: "Port to bind; 0 picks a free one.")
@@ -57,8 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
             container: container, host: host, port: port, wiring: wiring.wiring)
         let storage = inMemory ? "in memory" : container.resolveDatabaseConfiguration().path
         print(
-            "Users API on \(server.baseURL.absoluteString), users \(storage), GET /users/me wired by \(wiring)."
-                + " Ctrl-C stops it.")
+            "Users API on \(server.baseURL.absoluteString) (bound to \(server.host)), users \(storage),"
+                + " GET /users/me wired by \(wiring). Ctrl-C stops it.")
         // The server installs no signal handler; the default SIGINT action ends the process.
         while true { try await Task.sleep(for: .seconds(3600)) }
     }

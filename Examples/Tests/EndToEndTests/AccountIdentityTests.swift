@@ -76,6 +76,12 @@ import UsersAPI
         ("dot@x.io", "dot@x.io."),  // the DNS root's trailing dot
         ("strasse@x.io", "STRA\u{DF}E@X.IO"),  // sharp s folds to ss
         ("fullwidth@x.io", "fullwidth\u{FF20}x.io"),  // fullwidth commercial at
+        ("u@b\u{FC}cher.example", "u@xn--bcher-kva.example"),  // a Unicode domain and its IDNA spelling
+        ("u@xn--bcher-kva.example", "U@B\u{DC}CHER.example"),  // and the other way round
+        ("u@mu\u{308}nchen.de", "u@xn--mnchen-3ya.de"),  // decomposed (NFD) ü and its IDNA spelling
+        ("u@m\u{FC}nchen.de", "u@XN--MNCHEN-3YA.DE"),  // composed ü, IDNA in capitals
+        ("u@\u{4F8B}\u{3048}.jp", "u@xn--r8jz45g.jp"),  // a Japanese label
+        ("dots@b\u{FC}cher.example", "dots@b\u{FC}cher\u{3002}example"),  // the ideographic full stop
     ]
 
     @Test(arguments: lookalikes)
@@ -100,6 +106,37 @@ import UsersAPI
             #expect(try Self.user(in: reply)["email"] == "kelvin@example.com")
             #expect(try await Self.signUp("a@b..", on: server).status == 400)
             #expect(try await Self.signUp("a@.b.c", on: server).status == 400)
+        }
+    }
+
+    @Test func domainThatIsNotValidIDNAIsRefused() async throws {
+        try await withUsersServer { server in
+            for email in ["u@xn--abc-.example", "u@xn--99999999999999999.example", "u@xn--a\u{E9}.example"] {
+                let reply = try await Self.signUp(email, on: server)
+                #expect(reply.status == 400, "\(email)")
+            }
+        }
+    }
+
+    @Test func nameLosesItsBidiControlsAndInvisibleFormatCharacters() async throws {
+        try await withUsersServer { server in
+            // Overrides, isolates, marks, a byte-order mark, a zero-width joiner and tag characters.
+            let sent =
+                "\u{202E}Ada\u{2066}\u{2067}\u{2068}\u{2069}\u{200F}\u{61C} Love\u{200D}lace\u{FEFF}\u{E0041}\u{E007F}"
+            let reply = try await Self.signUp("ada@x.io", name: sent, on: server)
+            #expect(reply.status == 201)
+            let name = try #require(try Self.user(in: reply)["name"])
+            #expect(name == "Ada Lovelace")
+            #expect(!name.unicodeScalars.contains { $0.properties.generalCategory == .format })
+        }
+    }
+
+    @Test(arguments: ["\u{200D}", "\u{202E}\u{2066}", "\u{FEFF} \u{200B}", "\u{3164}", "\u{E0041}\u{E0042}", "\u{301}"])
+    func nameThatShowsNothingIsRefused(name: String) async throws {
+        try await withUsersServer { server in
+            let reply = try await Self.signUp("ada@x.io", name: name, on: server)
+            #expect(reply.status == 400)
+            #expect(reply.text.contains("name must") && reply.text.contains("visible"))
         }
     }
 }

@@ -14,9 +14,15 @@ enum AccountFields {
     /// (`ﬁ` is one scalar, `fi` two), so the raw bound is looser and the result is bounded again.
     static let maximumRawEmailBytes = 4 * maximumEmailBytes
 
-    /// A trimmed display name.
-    /// - Throws: ``APIError`` 400 naming the field when it is empty, too long, or holds a
-    ///   control character (NUL among them: SQLite would keep only the text before it).
+    /// A trimmed display name, without invisible format characters.
+    ///
+    /// Format characters (Unicode general category Cf) are removed: bidirectional overrides,
+    /// embeddings, isolates and marks (U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C), which
+    /// would reorder the text around the name wherever it is shown; zero-width joiners and
+    /// spaces, the byte-order mark and tag characters, which show nothing. What is left must
+    /// show something: a letter, digit, punctuation mark or symbol.
+    /// - Throws: ``APIError`` 400 naming the field when it is empty, too long, holds a control
+    ///   character (NUL among them: SQLite would keep only the text before it), or shows nothing.
     static func validName(_ raw: String) throws(APIError) -> String {
         let tooLong = APIError(
             .badRequest,
@@ -24,12 +30,36 @@ enum AccountFields {
         )
         // Bytes first: counting characters walks the whole string.
         guard raw.utf8.count <= maximumNameBytes * 2 else { throw tooLong }
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var visible = String.UnicodeScalarView()
+        visible.append(contentsOf: raw.unicodeScalars.lazy.filter { $0.properties.generalCategory != .format })
+        let name = String(visible).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !containsControlCharacter(name) else { throw controlCharacter(in: "name") }
+        guard !name.isEmpty || raw.isEmpty,
+            name.unicodeScalars.isEmpty || name.unicodeScalars.contains(where: isVisible)
+        else {
+            throw APIError(.badRequest, "the name must contain a visible character (a letter, digit or symbol)")
+        }
         guard !name.isEmpty, name.utf8.count <= maximumNameBytes, name.count <= maximumNameCharacters else {
             throw tooLong
         }
         return name
+    }
+
+    /// Whether `scalar` draws something by itself: a letter, a digit, a punctuation mark, a
+    /// symbol or a spacing mark, and not a default-ignorable code point (Hangul fillers are
+    /// letters that draw nothing).
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        guard !scalar.properties.isDefaultIgnorableCodePoint else { return false }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .spacingMark, .decimalNumber, .letterNumber, .otherNumber,
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
     }
 
     /// The one spelling of an email address under which its account is stored and found.
@@ -45,6 +75,10 @@ enum AccountFields {
     /// - Unicode NFKC, then full case folding, then NFKC again (Unicode's NFKC_Casefold):
     ///   composed and decomposed `é`, the Kelvin sign and fullwidth `ｋ` and `k`, `ﬁ` and `fi`,
     ///   `ß` and `ss`, upper and lower case all become one;
+    /// - the ideographic full stops `。` and `｡` separate labels as `.` does;
+    /// - the domain is compared in one IDNA form: each label spelled in its ASCII-compatible
+    ///   encoding (`xn--bcher-kva`) is decoded and mapped like the rest, so it is stored as the
+    ///   same Unicode label (`bücher`) whichever spelling, composed or decomposed, was typed;
     /// - one trailing dot after the domain (`example.com.`, the DNS root) is removed.
     ///
     /// The local part is folded too: mail servers may treat case as significant, but no two
@@ -57,25 +91,33 @@ enum AccountFields {
         guard raw.utf8.count <= maximumRawEmailBytes else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !containsControlCharacter(trimmed) else { throw controlCharacter(in: "email") }
-        var scalars = String.UnicodeScalarView()
-        for scalar in trimmed.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
-            switch scalar {
-            case "\u{130}", "\u{131}": scalars.append("i")
-            default: scalars.append(scalar)
-            }
-        }
-        let folded = String(scalars).precomposedStringWithCompatibilityMapping
-            .folding(options: [.caseInsensitive], locale: nil)
-            .precomposedStringWithCompatibilityMapping
+        let folded = fold(trimmed)
         let parts = folded.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else { return nil }
         var domain = parts[1]
         if domain.hasSuffix(".") { domain.removeLast() }
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else { return nil }
-        let email = "\(parts[0])@\(domain)"
+        guard let canonicalDomain = DomainName.canonical(domain, map: fold),
+            canonicalDomain.split(separator: ".").count >= 2
+        else { return nil }
+        let email = "\(parts[0])@\(canonicalDomain)"
         guard email.utf8.count <= maximumEmailBytes, !email.contains(where: \.isWhitespace) else { return nil }
         return email
+    }
+
+    /// Default-ignorable code points removed, `İ` and `ı` as `i`, ideographic full stops as
+    /// `.`, then NFKC_Casefold (NFKC, full case folding, NFKC).
+    static func fold(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
+            switch scalar {
+            case "\u{130}", "\u{131}": scalars.append("i")
+            case "\u{3002}", "\u{FF61}": scalars.append(".")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars).precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
     }
 
     /// Whether `text` holds a C0 or C1 control character or DEL (Unicode category Cc).

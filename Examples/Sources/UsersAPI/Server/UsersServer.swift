@@ -26,12 +26,18 @@ public final class UsersServer: Sendable {
     private let serviceGroup: ServiceGroup
     private let running: Task<Void, any Error>
 
-    /// The base URL to point a client at.
-    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
+    /// The base URL to point a client at: `http://host:port`, with an IPv6 host in brackets
+    /// (`http://[::1]:8080`). A server bound to every address (`0.0.0.0` or `::`) is reached
+    /// through loopback (`127.0.0.1` or `[::1]`), the one of those addresses every client on
+    /// the machine can connect to.
+    public let baseURL: URL
 
-    private init(host: String, port: Int, serviceGroup: ServiceGroup, running: Task<Void, any Error>) {
+    private init(
+        host: String, port: Int, baseURL: URL, serviceGroup: ServiceGroup, running: Task<Void, any Error>
+    ) {
         self.host = host
         self.port = port
+        self.baseURL = baseURL
         self.serviceGroup = serviceGroup
         self.running = running
     }
@@ -53,8 +59,9 @@ public final class UsersServer: Sendable {
     ///   - configureRouter: Adds extra routes or middleware after the API's own.
     /// - Returns: The running server.
     /// - Throws: ``UsersServerError/repositoryUnavailable(_:)`` when the container's repository
-    ///   cannot be opened (nothing is bound then), ``UsersServerError/didNotStart`` or the
-    ///   binding error when the server cannot listen.
+    ///   cannot be opened (nothing is bound then), ``UsersServerError/invalidHost(_:)`` when no
+    ///   URL can name `host`, ``UsersServerError/didNotStart`` or the binding error when the
+    ///   server cannot listen.
     public static func start(
         container: any ServerDependency = ServerCoreDependency(),
         host: String = "127.0.0.1",
@@ -77,7 +84,18 @@ public final class UsersServer: Sendable {
     }
 
     /// What the server allows a connection, so that idle or half-open connections cannot use up
-    /// its file descriptors and lock legitimate clients out.
+    /// its file descriptors and lock legitimate clients out, however many addresses they come from.
+    ///
+    /// All addresses share one budget of ``maximumConnections`` slots. A connection that has
+    /// not yet sent a complete request head, or is idle between requests, holds its slot only
+    /// until someone needs it: when every slot is taken, a newcomer takes the slot of the
+    /// oldest such connection of the address holding the most connections, if that address
+    /// holds more than the newcomer's would with it (any, for an address that holds none). A
+    /// client at an address of its own is therefore served at once while other addresses hold
+    /// pending or idle connections, whether they trickle half-requests or keep thousands of
+    /// idle connections open. A connection the server will not take, past its
+    /// address's share or when every slot is answering a request, is answered `503 Service
+    /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed.
     public struct Limits: Sendable, Hashable {
         /// How long a connection may go without completing a request head or body part, or
         /// without a new request after a response, before the server closes it. A client that
@@ -87,11 +105,14 @@ public final class UsersServer: Sendable {
         /// How long a request may take to arrive once its head has: a client that trickles a
         /// body byte by byte, each byte resetting the idle timer, is cut off after this long.
         public var requestReadTimeout: Duration
-        /// The most connections open at once; further clients wait in the listen backlog until
-        /// one closes. Keep it well below the process's open-files limit.
+        /// The most connections held at once, from all addresses; past it a newcomer takes an
+        /// idle or half-open connection's slot, or is refused with `503`. The server also
+        /// accepts up to a quarter more sockets (at least 16) for as long as it takes to answer
+        /// and close them; keep the sum well below the process's open-files limit.
         public var maximumConnections: Int
-        /// The most connections one peer address (an IPv6 peer's /64) may hold at once; a
-        /// connection past it is closed as soon as it is accepted. Keep it a small share of
+        /// The most connections one peer address may hold at once; a connection past it is
+        /// answered `503` and closed. IPv4 peers (IPv4-mapped ones on a dual-stack listener
+        /// included) are counted per address, IPv6 peers per /64. Keep it a small share of
         /// ``maximumConnections``, so one address cannot take every slot from the others.
         ///
         /// Behind a reverse proxy every client has the proxy's address: raise this and
@@ -102,6 +123,8 @@ public final class UsersServer: Sendable {
         /// complete request head: a client that reopens half-requests as fast as they are
         /// closed (a reconnecting slowloris) holds this many slots, not all of them.
         public var maximumPendingConnectionsPerAddress: Int
+        /// What a refused connection's `Retry-After` says, in whole seconds (rounded up, at least 1).
+        public var retryAfter: Duration
 
         /// Creates limits.
         /// - Parameters:
@@ -112,12 +135,14 @@ public final class UsersServer: Sendable {
         ///     default, an eighth of the default total.
         ///   - maximumPendingConnectionsPerAddress: The most connections one address may hold
         ///     before their first request head is complete; 32 by default (`wrk -c32` opens that many at once).
+        ///   - retryAfter: What a refused connection is told to wait; 1 second by default.
         public init(
             idleTimeout: Duration = .seconds(15),
             requestReadTimeout: Duration = .seconds(30),
             maximumConnections: Int = 512,
             maximumConnectionsPerAddress: Int = 64,
-            maximumPendingConnectionsPerAddress: Int = 32
+            maximumPendingConnectionsPerAddress: Int = 32,
+            retryAfter: Duration = .seconds(1)
         ) {
             guard maximumConnections > 0, maximumConnectionsPerAddress > 0, maximumPendingConnectionsPerAddress > 0
             else {
@@ -132,6 +157,19 @@ public final class UsersServer: Sendable {
             self.maximumConnections = maximumConnections
             self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
             self.maximumPendingConnectionsPerAddress = maximumPendingConnectionsPerAddress
+            self.retryAfter = retryAfter
+        }
+
+        /// ``retryAfter`` in whole seconds, rounded up, at least 1.
+        var retryAfterSeconds: Int {
+            let (seconds, attoseconds) = retryAfter.components
+            return Int(clamping: max(1, seconds + (attoseconds > 0 ? 1 : 0)))
+        }
+
+        /// The most sockets open at once: the slots, and room to answer and close the refused.
+        var maximumSockets: Int {
+            let (sum, overflow) = maximumConnections.addingReportingOverflow(max(16, maximumConnections / 4))
+            return overflow ? .max : sum
         }
     }
 
@@ -145,8 +183,8 @@ public final class UsersServer: Sendable {
     ///   - limits: Connection limits and timeouts.
     ///   - logger: Where the server logs; by default warnings and errors only.
     /// - Returns: The running server.
-    /// - Throws: ``UsersServerError/didNotStart`` or the binding error when the server cannot
-    ///   listen.
+    /// - Throws: ``UsersServerError/invalidHost(_:)`` when no URL can name `host`,
+    ///   ``UsersServerError/didNotStart`` or the binding error when the server cannot listen.
     public static func start<Context: RequestContext>(
         serving router: Router<Context>,
         host: String = "127.0.0.1",
@@ -154,6 +192,9 @@ public final class UsersServer: Sendable {
         limits: Limits = Limits(),
         logger: Logger? = nil
     ) async throws -> UsersServer where Context: InitializableFromSource<ApplicationRequestContextSource> {
+        // `[::1]` as a URL spells it is `::1` to bind.
+        let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        guard baseURL(host: host, port: 0) != nil else { throw UsersServerError.invalidHost(host) }
         let logger = logger ?? Self.quietLogger()
         let (ports, portReported) = AsyncStream.makeStream(of: Int.self)
         let readTimeout = TimeAmount(limits.requestReadTimeout)
@@ -162,18 +203,23 @@ public final class UsersServer: Sendable {
             idleTimeout: TimeAmount(limits.idleTimeout)
         )
         let peers = PeerAdmission(
-            maximumConnections: limits.maximumConnectionsPerAddress,
-            maximumPending: limits.maximumPendingConnectionsPerAddress
+            maximumConnections: limits.maximumConnections,
+            maximumPerAddress: limits.maximumConnectionsPerAddress,
+            maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress
         )
+        let retryAfter = limits.retryAfterSeconds
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                HTTP1ClosingChannel(base: HTTP1Channel(responder: responder, configuration: http1), peers: peers)
+                HTTP1ClosingChannel(
+                    base: HTTP1Channel(responder: responder, configuration: http1), peers: peers,
+                    retryAfter: retryAfter)
             },
             configuration: .init(
                 address: .hostname(host, port: port),
                 serverName: "UsersAPI",
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
+                backlog: 1024,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumSockets, logger: logger)
             ),
             onServerRunning: { channel in
                 portReported.yield(channel.localAddress?.port ?? port)
@@ -194,7 +240,14 @@ public final class UsersServer: Sendable {
             try await running.value
             throw UsersServerError.didNotStart
         }
-        return UsersServer(host: host, port: boundPort, serviceGroup: serviceGroup, running: running)
+        guard let baseURL = Self.baseURL(host: host, port: boundPort) else {
+            // Checked before binding; a name that bound but makes no URL is not served.
+            await serviceGroup.triggerGracefulShutdown()
+            try await running.value
+            throw UsersServerError.invalidHost(host)
+        }
+        return UsersServer(
+            host: host, port: boundPort, baseURL: baseURL, serviceGroup: serviceGroup, running: running)
     }
 
     /// Stops accepting connections, lets requests in flight finish, and returns when the server
@@ -203,6 +256,25 @@ public final class UsersServer: Sendable {
     public func stop() async throws {
         await serviceGroup.triggerGracefulShutdown()
         try await running.value
+    }
+
+    /// `http://host:port` for a host to bind: an IPv6 literal in brackets, its zone index
+    /// (`%eth0`) percent-encoded as RFC 6874 asks, an unspecified address (`0.0.0.0`, `::`)
+    /// replaced by loopback; `nil` when no URL can name the host.
+    static func baseURL(host: String, port: Int) -> URL? {
+        var bare = host
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
+        let authority: String
+        if bare.contains(":") {
+            let isUnspecified = bare.allSatisfy { $0 == "0" || $0 == ":" }
+            authority = isUnspecified ? "[::1]" : "[\(bare.replacingOccurrences(of: "%", with: "%25"))]"
+        } else {
+            authority = bare == "0.0.0.0" ? "127.0.0.1" : bare
+        }
+        guard !authority.isEmpty, let url = URL(string: "http://\(authority):\(port)"), url.host != nil else {
+            return nil
+        }
+        return url
     }
 
     private static func quietLogger() -> Logger {
@@ -218,17 +290,20 @@ public enum UsersServerError: Error, Sendable, Hashable, CustomStringConvertible
     case didNotStart
     /// The container's repository could not be opened; the server did not start.
     case repositoryUnavailable(UserRepositoryStartupError)
+    /// The host is neither an IP address nor a name a URL can hold; nothing was bound.
+    case invalidHost(String)
 
     public var description: String {
         switch self {
         case .didNotStart: "the server stopped before it was listening"
         case .repositoryUnavailable(let reason): reason.description
+        case .invalidHost(let host): "\(host.debugDescription) is not an address or host name to serve on"
         }
     }
 }
 
-/// HTTP/1 as Hummingbird serves it, with each peer address held to its share of connections
-/// (``PeerAdmission``), plus the rules for HTTP/1.0 it leaves out (RFC 9112 §9.3
+/// HTTP/1 as Hummingbird serves it, with every connection admitted, refused or reclaimed by
+/// ``PeerAdmission``, plus the rules for HTTP/1.0 it leaves out (RFC 9112 §9.3
 /// and RFC 7230 §A.1.2):
 /// - a request that does not ask to keep the connection alive (HTTP/1.0 without
 ///   `Connection: keep-alive`) gets its reply and then the connection is closed; without it such
@@ -240,17 +315,31 @@ public enum UsersServerError: Error, Sendable, Hashable, CustomStringConvertible
 struct HTTP1ClosingChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let base: HTTP1Channel
-    /// Per-address admission (see ``UsersServer/Limits``), shared by every connection.
+    /// Admission (see ``UsersServer/Limits``), shared by every connection.
     let peers: PeerAdmission
+    /// Whole seconds for a refusal's `Retry-After`.
+    let retryAfter: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let ticket = peers.admit(channel.remoteAddress)
-        if let ticket { channel.closeFuture.whenComplete { _ in ticket.release() } }
+        let decision = peers.admit(channel.remoteAddress, channel: channel)
+        let ticket: PeerAdmission.Ticket?
+        switch decision {
+        case .admitted(let admitted, let reclaimed):
+            ticket = admitted
+            channel.closeFuture.whenComplete { _ in admitted.release() }
+            if let reclaimed { Self.reclaim(reclaimed, retryAfter: retryAfter) }
+        case .refused:
+            ticket = nil
+        }
+        let retryAfter = retryAfter
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             guard let ticket else {
-                // Past this address's share: closed before a byte is read. (Failing the setup
-                // instead would reach the listening channel as an error.)
-                channel.close(promise: nil)
+                // Answered before a byte is read, and closed. (Failing the setup instead would
+                // reach the listening channel as an error, and the client would get no answer.)
+                if case .refused(let reason) = decision {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionRefusal(reason: reason, retryAfter: retryAfter), position: .first)
+                }
                 return value
             }
             // Before the conversion to HTTP types, which drops the protocol version.
@@ -261,12 +350,37 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         }
     }
 
+    /// Frees the slot of a connection whose slot a newcomer took: a connection that has not
+    /// sent a complete request head is answered `503`; an idle one is closed, as its idle
+    /// timeout would have; one whose request arrived meanwhile is closed after its answer.
+    static func reclaim(_ channel: any Channel, retryAfter: Int) {
+        channel.eventLoop.execute {
+            let operations = channel.pipeline.syncOperations
+            guard let rules = try? operations.handler(type: HTTP10ConnectionRules.self) else {
+                channel.close(promise: nil)
+                return
+            }
+            switch rules.reclaim() {
+            case .refuse:
+                do {
+                    try operations.addHandler(
+                        ConnectionRefusal(reason: .serverFull, retryAfter: retryAfter), position: .first)
+                } catch {
+                    channel.close(promise: nil)
+                }
+            case .close: channel.close(promise: nil)
+            case .closeAfterReply: break
+            }
+        }
+    }
+
     func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
 
     /// Marks non-persistent requests with `Connection: close` (the signal Hummingbird's
-    /// connection loop already honours) and answers HTTP/1.0 keep-alive requests in kind.
+    /// connection loop already honours), answers HTTP/1.0 keep-alive requests in kind, and
+    /// tells the connection's ``PeerAdmission/Ticket`` when a request starts and its answer ends.
     final class HTTP10ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias InboundOut = HTTPServerRequestPart
@@ -277,10 +391,30 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         /// HTTP/1.0 request that asked for keep-alive.
         private var keepAliveRequests: [Bool] = []
         private var closeAfterReply = false
+        /// Requests whose head arrived and whose reply has not ended.
+        private var requestsInFlight = 0
+        private var requestsSeen = 0
         private let ticket: PeerAdmission.Ticket
 
         init(ticket: PeerAdmission.Ticket) {
             self.ticket = ticket
+        }
+
+        /// How a reclaimed connection is let go (see ``HTTP1ClosingChannel/reclaim(_:retryAfter:)``).
+        enum Reclaim {
+            case refuse
+            case close
+            case closeAfterReply
+        }
+
+        /// Decides how this connection, whose slot was taken, ends; on its event loop.
+        func reclaim() -> Reclaim {
+            if requestsInFlight > 0 {
+                // Its request arrived after the slot was taken: answer it, then close.
+                closeAfterReply = true
+                return .closeAfterReply
+            }
+            return requestsSeen == 0 ? .refuse : .close
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -288,7 +422,9 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 context.fireChannelRead(data)
                 return
             }
-            ticket.requestArrived()
+            ticket.requestStarted()
+            requestsInFlight += 1
+            requestsSeen += 1
             keepAliveRequests.append(head.version == .http1_0 && head.isKeepAlive)
             guard !head.isKeepAlive,
                 !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
@@ -304,16 +440,26 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             switch unwrapOutboundIn(data) {
             // An interim reply (100 Continue) is not the request's answer.
             case .head(var head) where head.status.code >= 200 && !keepAliveRequests.isEmpty:
-                guard keepAliveRequests.removeFirst() else { break }
-                if head.headers.contains(name: "content-length") {
-                    head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
-                } else {
+                let http10KeepAlive = keepAliveRequests.removeFirst()
+                if closeAfterReply {
+                    // Its slot was taken while the request was answered: the last reply here.
                     head.headers.replaceOrAdd(name: "connection", value: "close")
-                    closeAfterReply = true
+                } else if http10KeepAlive {
+                    if head.headers.contains(name: "content-length") {
+                        head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+                    } else {
+                        head.headers.replaceOrAdd(name: "connection", value: "close")
+                        closeAfterReply = true
+                    }
                 }
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
                 return
-            case .end where closeAfterReply:
+            case .end:
+                if requestsInFlight > 0 {
+                    requestsInFlight -= 1
+                    ticket.responseFinished()
+                }
+                guard closeAfterReply else { break }
                 closeAfterReply = false
                 let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 let written = promise ?? context.eventLoop.makePromise()

@@ -1,16 +1,20 @@
 import AppCore
 import Foundation
+import Hummingbird
 import UsersAPI
 
 /// Runs `body` against a fresh Users API server — SQLite, with a database of its own unless
 /// `container` says otherwise — and always stops it afterwards.
 func withUsersServer<R>(
     container: any ServerDependency = PrivateDatabaseServerDependency(),
+    host: String = "127.0.0.1",
     limits: UsersServer.Limits = UsersServer.Limits(),
     wiring: UsersRoutes.Wiring = .container,
+    configureRouter: (Router<BasicRequestContext>) -> Void = { _ in },
     _ body: (UsersServer) async throws -> R
 ) async throws -> R {
-    let server = try await UsersServer.start(container: container, limits: limits, wiring: wiring)
+    let server = try await UsersServer.start(
+        container: container, host: host, limits: limits, wiring: wiring, configureRouter: configureRouter)
     do {
         let result = try await body(server)
         try await server.stop()
