@@ -85,7 +85,7 @@ import Testing
                 "│  └─ resolveHTTPService() → HTTPService as HTTPServiceType"
                     + " [live, AppDependency, inherited from CoreDependency]",
                 "│     └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, AppDependency]",
-                "└─ resolveUsersCache() → UsersFileCacheStore [fresh, AppDependency]",
+                "└─ resolveUsersCache() → UsersFileCacheStore as UsersCacheStore [fresh, AppDependency]",
                 "   └─ resolveUsersCacheDirectory() → URL [fresh, AppDependency]",
             ]
         )
@@ -98,8 +98,8 @@ import Testing
                     + " [fresh, OfflineDependency, inherited from CoreDependency]",
                 "├─ resolveUsersStore() → UsersNetworkStore as UsersStore"
                     + " [fresh, OfflineDependency, inherited from CoreDependency]",
-                "│  └─ resolveHTTPService() → OfflineHTTPService [fresh, OfflineDependency]",
-                "└─ resolveUsersCache() → UsersFileCacheStore"
+                "│  └─ resolveHTTPService() → OfflineHTTPService as HTTPServiceType [fresh, OfflineDependency]",
+                "└─ resolveUsersCache() → UsersFileCacheStore as UsersCacheStore"
                     + " [fresh, OfflineDependency, inherited from AppDependency]",
                 "   └─ resolveUsersCacheDirectory() → URL [fresh, OfflineDependency, inherited from AppDependency]",
             ]
@@ -117,7 +117,11 @@ import Testing
                 "UsersWorker\\nresolveUsersWorker() as UsersWorkerType\\nfresh · AppDependency · from CoreDependency\""
             )
         )
-        #expect(output.contains("OfflineHTTPService\\nresolveHTTPService()\\nfresh · OfflineDependency\""))
+        #expect(
+            output.contains(
+                "OfflineHTTPService\\nresolveHTTPService() as HTTPServiceType\\nfresh · OfflineDependency\""
+            )
+        )
     }
 
     @Test func temporaryDatabaseAndCacheAreGoneAfterTheRun() async throws {
