@@ -46,7 +46,7 @@ KNOWN_BACK_EDGES = {
     ("Resolution", "Diagnostics"): "the resolution hook calls the diagnosed path (ResolutionFrame.swift)",
     ("Resolution", "Injection"): "InjectableContainer names its injector (DependencyInjecting)",
     ("Resolution", "Lifetimes"): "the asynchronous hook binds a graph (GraphFrame); a container owns SharedInstances",
-    ("Lifetimes", "Injection"): "cached lifetimes hand a resolution under overrides to OverrideCaches",
+    ("Lifetimes", "Injection"): "cached lifetimes ask the override scope in effect for the instances it owns (OwnedInstances.swift)",
     ("Lifetimes", "Diagnostics"): "eager start-up and validation report through Diagnostics",
     ("Injection", "Diagnostics"): "overrides report a malformed one to the test context; the storage reports a global install while tests are scoped; Context.global exempts escaped work",
 }

@@ -32,12 +32,15 @@ extension DependencyContainer {
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
-        /// Finds the resolve the override answers (at once for a value, on first use for a relative
-        /// override) and returns its entry with the requested type it answers, or `nil` once a
-        /// malformed override is reported.
-        let record: @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier)?
+        /// Finds the resolve the override answers (at once for a value; on first use for a relative
+        /// override) and returns its entry with the requested type it answers and, once known, the
+        /// resolve's name; `nil` once a malformed override is reported.
+        let record: @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier, name: String?)?
 
-        private init(record: @escaping @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier)?) {
+        private init(
+            record:
+                @escaping @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier, name: String?)?
+        ) {
             self.record = record
         }
 
@@ -60,15 +63,16 @@ extension DependencyContainer {
         ) -> Self {
             Self { container in
                 let value = value()
+                let description = "An override with a \(T.self)"
                 guard
                     let selected = OverrideRecording.select(
-                        T.self, answeringWith: Placeholder(value: value), describedAs: "An override with a \(T.self)",
+                        T.self, mode: .value(Placeholder(value: value)), describedAs: description,
                         selector: { _ = resolve(container) })
                 else { return nil }
                 let entry = OverrideSet.Entry(
                     container: selected.container, answer: ValueAnswer(value: value),
-                    identity: .resolve(selected.name), identify: nil)
-                return (entry, selected.type)
+                    identity: .resolve(selected.key.name), description: description)
+                return (entry, selected.key.bucket.type, selected.key.name)
             }
         }
 
@@ -81,9 +85,11 @@ extension DependencyContainer {
         /// .override({ $0.resolvePath() }) { $0 + ["settings"] }
         /// ```
         ///
-        /// Nothing runs when the scope begins: the engine finds the resolve on its first use (the first
-        /// resolution of the container with the type `resolve` returns), with the value that resolution
-        /// needs anyway. A relative override of a resolve the scope never uses never runs anything.
+        /// Nothing runs when the scope begins: the first resolution of the container with the type
+        /// `resolve` returns finds the resolve, by running `resolve` with its one resolution answered by
+        /// the value the override transforms, before anything else is served. A relative override of a
+        /// type the scope never resolves never runs anything. Inside `transform`, the resolve it
+        /// replaces serves the value without this override.
         /// - Parameters:
         ///   - resolve: Calls the resolve to replace, and nothing else.
         ///   - transform: Makes the answer from the enclosing value.
@@ -100,24 +106,12 @@ extension DependencyContainer {
                 }
                 let entry = OverrideSet.Entry(
                     container: object, answer: RelativeAnswer(transform: transform), identity: .pending,
-                    identify: { placeholder in
-                        guard let typed = object as? Container,
-                            let selected = OverrideRecording.select(
-                                T.self, answeringWith: placeholder, describedAs: description,
-                                selector: { _ = resolve(typed) })
-                        else { return .refused }
-                        guard selected.container === object else {
-                            OverrideProblem.report(
-                                """
-                                \(description) selects \(selected.name) of \(type(of: selected.container)), not a \
-                                resolve of the container it is made for (\(type(of: object))). Override it where \
-                                that container is in effect.
-                                """)
-                            return .refused
-                        }
-                        return .resolve(selected.name)
+                    description: description,
+                    selector: {
+                        // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
+                        if let typed = object as? Container { _ = resolve(typed) }
                     })
-                return (entry, ObjectIdentifier(T.self))
+                return (entry, ObjectIdentifier(T.self), nil)
             }
         }
     }
@@ -145,7 +139,7 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$currentInTask.withValue(
+        try OverrideSet.bind(
             OverrideSet.adding([override] + more, for: container.asInjectorContainer), operation: operation)
     }
 }
@@ -191,8 +185,7 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container) {
-        try OverrideSet.$currentInTask.withValue(
-            OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation)
+        try OverrideSet.bind(OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation)
     }
 }
 
@@ -213,9 +206,9 @@ public func withDependencies<C: InjectableContainer, R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
-        try await OverrideSet.$currentInTask.withValue(
-            OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation,
-            isolation: isolation)
+        try await OverrideSet.bind(
+            OverrideSet.adding(overrides, for: container.asInjectorContainer), isolation: isolation,
+            operation: operation)
     }
 }
 
@@ -231,7 +224,7 @@ package func withDependencies<C: InjectableContainer, R>(
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
         let (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
-        let result = try await OverrideSet.$currentInTask.withValue(set, operation: operation, isolation: isolation)
+        let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
         for entry in entries where !entry.hasAnswered {
             if let message = entry.unusedMessage { reportUnused(message) }
         }
@@ -295,8 +288,7 @@ extension DependencyInjecting {
     ) rethrows -> R {
         let container = dependencies
         return try ScopeFrame.bind(pinningFrame(for: container)) {
-            try OverrideSet.$currentInTask.withValue(
-                OverrideSet.adding(overrides, for: container), operation: operation)
+            try OverrideSet.bind(OverrideSet.adding(overrides, for: container), operation: operation)
         }
     }
 
@@ -335,8 +327,8 @@ extension DependencyInjecting {
     ) async rethrows -> R {
         let container = dependencies
         return try await ScopeFrame.bind(pinningFrame(for: container), isolation: isolation) {
-            try await OverrideSet.$currentInTask.withValue(
-                OverrideSet.adding(overrides, for: container), operation: operation, isolation: isolation)
+            try await OverrideSet.bind(
+                OverrideSet.adding(overrides, for: container), isolation: isolation, operation: operation)
         }
     }
 

@@ -1,29 +1,34 @@
-/// The overrides in effect for the current task: what `DependencyContainer.Override` installs.
+/// One override scope: the overrides in effect for the current task, and the cached instances the
+/// scope owns. What `DependencyContainer.Override` installs.
 ///
-/// A set lives in a task-local, so child tasks and `Task {}` see their parent's overrides and
-/// tests running in parallel never see each other's. Each entry belongs to one container (by
-/// identity, kept alive by the entry) and one resolve (its name and requested type), so an
-/// override made for a test's container never answers another container's resolutions.
+/// A set lives in a task-local, so child tasks and `Task {}` see their parent's overrides and tests
+/// running in parallel never see each other's. Each entry belongs to one container (by identity, kept
+/// alive by the entry) and one resolve (its name and requested type), so an override made for a
+/// test's container never answers another container's resolutions. While a set exists it counts
+/// itself in the diagnostics word, which sends every resolution down the diagnosed path, where
+/// ``answer(_:of:container:next:)`` looks it up first.
 ///
-/// While a set exists it counts itself in the diagnostics word, which sends every resolution down
-/// the diagnosed path, where ``answer(_:of:container:next:)`` looks it up before anything else.
-/// With no set alive the word is untouched and the hot path is the same one relaxed load.
+/// ## The rule (Writing Tests → "What an override promises")
 ///
-/// ## What the set promises (the rules of the Writing Tests article)
+/// An override scope owns every cached instance (`shared`, `weakShared`, `scoped`, `perGraph`, sync and
+/// async) resolved inside it: built there on first use, from any container, and released with the
+/// scope; a container's own instances are never read or written inside. Nothing is inferred from what
+/// a build resolves, so a builder that resolves lazily, on a branch or in a task is served exactly.
+/// ``instances(for:)`` is the one place the cached lifetimes ask.
 ///
-/// - **Lookup does not grow with the overrides alive.** Entries sit in buckets by container and
-///   requested type, in the order they were declared; a lookup is a dictionary probe, a binary search
-///   for the view's ceiling and a walk down the bucket that ends at the first entry for the resolve.
-///   A nested scope copies its parent's buckets once (copy-on-write arrays), never per resolution.
-/// - **A value override is found when its scope begins, without production code:** its selector runs
-///   in a recording that answers every resolution it makes with the value.
-/// - **A relative override is found on first use.** Its selector needs a value to return, and the
-///   only value that is not production code run early is the one the resolution being served needs
-///   anyway: so the engine waits for the first resolution of the override's container and type,
-///   computes that resolution without the override (the base a relative override transforms), and
-///   hands it to the selector as the recording's answer. A relative override of a resolve that is
-///   never used never runs anything.
-/// - **Instances that depend on an override stay with it.** See ``cached(_:in:make:serve:)``.
+/// ## Lookup
+///
+/// - **A value override is found when its scope begins**, without production code: its selector runs
+///   in a recording that answers the one resolution it makes with the value.
+/// - **A relative override is found on first use of its type**: the first resolution of its container
+///   and requested type runs its selector, whose one resolution is answered with what that resolve
+///   serves without the override (its base), before anything else is served; nothing runs when the
+///   scope begins.
+/// - **Cost does not grow with the overrides alive**: entries are indexed by resolve, in declaration
+///   order; a lookup is a dictionary probe and a binary search for the view's ceiling. A relative
+///   override's base and transform run in a view of the set in which that entry and the later ones for
+///   the same resolve are not in effect; views are made once per entry, so nested relative overrides
+///   cost linear in their depth.
 final class OverrideSet: Sendable {
     /// The overrides of the current task's scope.
     @TaskLocal static var currentInTask: OverrideSet?
@@ -51,7 +56,7 @@ final class OverrideSet: Sendable {
         let type: ObjectIdentifier
     }
 
-    /// One resolve of one container: what a value override answers.
+    /// One resolve of one container.
     struct Key: Hashable, Sendable {
         let bucket: Bucket
         let name: String
@@ -64,13 +69,15 @@ final class OverrideSet: Sendable {
         /// Kept alive by the entry, so its identity is never reused while the entry exists.
         let container: any AnyObject & Sendable
         let answer: any OverrideAnswer
-        /// The resolve's name once known: at once for a value override, on first use for a relative one.
+        /// Calls the resolve a relative override selects (its closure), to find it on first use.
+        let selector: (@Sendable () -> Void)?
+        /// How messages name the override.
+        let description: String
         private let identity: Locked<Identity>
-        /// Finds the resolve of a relative override: runs its selector in a recording that answers with
-        /// the placeholder, and returns what it selected (or the problem, already reported).
-        let identify: (@Sendable (_ placeholder: Placeholder) -> Identity)?
+        /// Set once the entry has answered a resolution.
+        private let answeredWord = AtomicWord(0)
 
-        enum Identity: Sendable {
+        enum Identity: Sendable, Equatable {
             case pending
             case resolve(String)
             /// Malformed; reported, and never answers.
@@ -81,19 +88,20 @@ final class OverrideSet: Sendable {
             container: any AnyObject & Sendable,
             answer: any OverrideAnswer,
             identity: Identity,
-            identify: (@Sendable (_ placeholder: Placeholder) -> Identity)?
+            description: String,
+            selector: (@Sendable () -> Void)? = nil
         ) {
             sequence = OverrideSet.nextSequence.add(1)
             self.container = container
             self.answer = answer
             self.identity = Locked(identity)
-            self.identify = identify
+            self.description = description
+            self.selector = selector
         }
 
         var currentIdentity: Identity { identity.withLock { $0 } }
 
-        /// Set once the entry has answered a resolution.
-        private let answeredWord = AtomicWord(0)
+        func settle(_ found: Identity) { identity.withLock { $0 = found } }
 
         /// Whether the entry has answered a resolution.
         var hasAnswered: Bool { answeredWord.loadAcquire() != 0 }
@@ -120,42 +128,68 @@ final class OverrideSet: Sendable {
                     """
             }
         }
+    }
 
-        func settle(_ found: Identity) { identity.withLock { $0 = found } }
+    /// The entries of one scope, indexed; shared by the scope and every view made of it.
+    final class Entries: Sendable {
+        struct Index {
+            /// Identified entries by resolve, in ascending sequence.
+            var named: [Key: [Entry]] = [:]
+            /// Relative entries not yet identified, by bucket, in ascending sequence.
+            var pending: [Bucket: [Entry]] = [:]
+        }
+
+        let index: Locked<Index>
+
+        init(_ index: Index) { self.index = Locked(index) }
+
+        /// Moves `entry`, now identified as `key`'s, from the pending entries to the named ones.
+        func file(_ entry: Entry, under key: Key) {
+            index.withLock { index in
+                index.pending[key.bucket]?.removeAll { $0 === entry }
+                if index.pending[key.bucket]?.isEmpty == true { index.pending[key.bucket] = nil }
+                var list = index.named[key] ?? []
+                guard !list.contains(where: { $0 === entry }) else { return }
+                let position = list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex
+                list.insert(entry, at: position)
+                index.named[key] = list
+            }
+        }
+
+        /// Takes `entry` out for good: a malformed override.
+        func remove(_ entry: Entry) {
+            index.withLock { index in
+                for key in index.named.keys { index.named[key]?.removeAll { $0 === entry } }
+                for bucket in index.pending.keys { index.pending[bucket]?.removeAll { $0 === entry } }
+            }
+        }
     }
 
     private static let nextSequence = AtomicWord(0)
 
-    /// The entries by container and requested type, each bucket in declaration order.
-    let buckets: [Bucket: [Entry]]
-    /// The containers any entry answers, for the cached lifetimes' first check.
-    let containers: Set<ObjectIdentifier>
-    /// For a relative override's base: per resolve, the sequence at and above which entries are not
-    /// in effect.
+    let entries: Entries
+    /// Per resolve, the sequence at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
-    /// Relative entries set aside while their own base is computed (before their resolve is known).
-    let excluded: Set<Int>
-    /// Instances of cached lifetimes (shared, weakShared, scoped) that depend on an override in this
-    /// set, and the call sites known not to: see ``cached(_:in:make:serve:)``.
-    let instances = Locked<CachedInstances>(CachedInstances())
+    /// Set in the views a relative override's first use computes its base in (see
+    /// ``identifyPending(in:answering:)``); `nil` in a scope and its views.
+    let probe: Probe?
 
-    struct CachedInstances {
-        var values: [CacheKey: any Sendable] = [:]
-        var independent: Set<CacheKey> = []
+    /// What a first use learns about the base it computed: whether another relative override still
+    /// waited for its first use there, so the base may lack it and is computed again when served.
+    final class Probe: Sendable {
+        private let word = AtomicWord(0)
+        var skippedPending: Bool { word.loadAcquire() != 0 }
+        func noteSkippedPending() { word.storeRelease(1) }
     }
+    /// The views of this set made so far, by resolve and ceiling: each made once.
+    private let views = Locked<[Key: [Int: OverrideSet]]>([:])
+    /// The cached instances this scope owns, per container (see ``instances(for:)``).
+    private let owned = Locked<[ObjectIdentifier: OwnedInstances]>([:])
 
-    struct CacheKey: Hashable, Sendable {
-        let container: ObjectIdentifier
-        let site: SharedKey
-    }
-
-    private init(
-        buckets: [Bucket: [Entry]], containers: Set<ObjectIdentifier>, ceilings: [Key: Int], excluded: Set<Int>
-    ) {
-        self.buckets = buckets
-        self.containers = containers
+    private init(entries: Entries, ceilings: [Key: Int], probe: Probe? = nil) {
+        self.entries = entries
         self.ceilings = ceilings
-        self.excluded = excluded
+        self.probe = probe
         DiagnosticsWord.count(in: .overrideSet)
     }
 
@@ -163,17 +197,37 @@ final class OverrideSet: Sendable {
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
     }
 
-    /// This set with `key` answered only by entries declared before `sequence`.
-    private func view(below sequence: Int, for key: Key) -> OverrideSet {
-        var ceilings = self.ceilings
-        ceilings[key] = sequence
-        return OverrideSet(buckets: buckets, containers: containers, ceilings: ceilings, excluded: excluded)
+    /// This set with `key` answered only by entries declared before `sequence`: made once, so the
+    /// instances built in it are kept like the scope's own.
+    func view(below sequence: Int, for key: Key) -> OverrideSet {
+        views.withLock { views in
+            if let made = views[key]?[sequence] { return made }
+            var ceilings = self.ceilings
+            ceilings[key] = min(sequence, ceilings[key] ?? .max)
+            let made = OverrideSet(entries: entries, ceilings: ceilings, probe: probe)
+            views[key, default: [:]][sequence] = made
+            return made
+        }
     }
 
-    /// This set without the relative entry `sequence`.
-    private func view(excluding sequence: Int) -> OverrideSet {
-        OverrideSet(
-            buckets: buckets, containers: containers, ceilings: ceilings, excluded: excluded.union([sequence]))
+    /// A view like ``view(below:for:)`` for a relative override's first use: made anew, with its own
+    /// probe, so nothing it builds is kept.
+    func probeView(below sequence: Int, for key: Key) -> OverrideSet {
+        var ceilings = self.ceilings
+        ceilings[key] = min(sequence, ceilings[key] ?? .max)
+        return OverrideSet(entries: entries, ceilings: ceilings, probe: Probe())
+    }
+
+    /// The cached instances this scope owns for `container`, made on first use: the one place the
+    /// cached lifetimes learn where an instance lives (the rule in the type's discussion).
+    func instances(for container: DependencyContainer) -> OwnedInstances {
+        owned.withLock { owned in
+            let id = ObjectIdentifier(container)
+            if let made = owned[id] { return made }
+            let made = OwnedInstances(container: container)
+            owned[id] = made
+            return made
+        }
     }
 
     /// Records `overrides` against `container` on top of the overrides already in effect.
@@ -192,18 +246,40 @@ final class OverrideSet: Sendable {
     {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
-        var buckets = outer?.buckets ?? [:]
-        var containers = outer?.containers ?? []
+        var index = outer?.entries.index.withLock { $0 } ?? Entries.Index()
         var own: [Entry] = []
         for override in overrides {
-            guard let (entry, type) = override.record(container) else { continue }
-            let id = ObjectIdentifier(entry.container)
-            containers.insert(id)
-            buckets[Bucket(container: id, type: type), default: []].append(entry)
+            guard let (entry, type, name) = override.record(container) else { continue }
+            let bucket = Bucket(container: ObjectIdentifier(entry.container), type: type)
+            if let name {
+                index.named[Key(bucket: bucket, name: name), default: []].append(entry)
+            } else {
+                index.pending[bucket, default: []].append(entry)
+            }
             own.append(entry)
         }
-        return (OverrideSet(buckets: buckets, containers: containers, ceilings: [:], excluded: []), own)
+        // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
+        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), own)
     }
+
+    /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
+    /// rest of that graph down the diagnosed path, where overrides and owned instances are looked up.
+    static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
+        let diverted = divertNestedResolutions()
+        defer { endDivertingNestedResolutions(diverted) }
+        return try $currentInTask.withValue(set, operation: operation)
+    }
+
+    /// The asynchronous form of ``bind(_:operation:)``.
+    static func bind<R>(
+        _ set: OverrideSet?,
+        isolation: isolated (any Actor)?,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await $currentInTask.withValue(set, operation: operation, isolation: isolation)
+    }
+
+    // MARK: - Answering
 
     /// Answers a resolution from the overrides in effect (or from the recording, while an override's
     /// selector runs), or returns `nil` to let the resolution run as written.
@@ -222,40 +298,124 @@ final class OverrideSet: Sendable {
             return try recording.answer(name, of: T.self, container: container, next: next)
         }
         guard let set = current else { return nil }
-        return try set.answer(name, of: T.self, container: container, next: next)
+        let key = Key(
+            bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
+        let found = set.identifyPending(in: key.bucket, answering: key)
+        guard let entry = set.entry(for: key) else { return nil }
+        entry.noteAnswered()
+        let below = set.view(below: entry.sequence, for: key)
+        let value: T?
+        if entry.answer.isRelative {
+            let base: T
+            if let found, found.entry === entry, let reused = found.base.value as? T {
+                base = reused
+            } else {
+                base = try $currentInTask.outcome(binding: below, next).get()
+            }
+            value = $currentInTask.withValue(below) { entry.answer.transform(base) }
+        } else {
+            value = entry.answer.value(as: T.self)
+        }
+        guard let value else {
+            set.refuse(entry, problem: mismatch(entry.answer, name: name, of: T.self, container: container))
+            return nil
+        }
+        return value
     }
 
-    private func answer<T, Failure: Error>(
+    /// The asynchronous form of ``answer(_:of:container:next:)``. An override selects a synchronous
+    /// resolve, so only a value override can answer here; relative overrides are found by the
+    /// synchronous resolutions nested in this one.
+    static func answer<T, Failure: Error>(
         _ name: String,
         of _: T.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> T
-    ) throws(Failure) -> T? {
-        let bucket = Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self))
-        guard let entries = buckets[bucket] else { return nil }
-        let key = Key(bucket: bucket, name: name)
-        var index = Self.count(of: entries, below: ceilings[key])
-        while index > 0 {
-            index -= 1
-            let entry = entries[index]
-            if excluded.contains(entry.sequence) { continue }
-            switch entry.currentIdentity {
-            case .refused:
-                continue
-            case .resolve(let selected):
-                guard selected == name else { continue }
-                return try answer(with: entry, key: key, of: T.self, container: container, next: next)
-            case .pending:
-                // The first use of a relative override of this container and type: its base is this
-                // resolution without it, which is also the placeholder its selector returns.
-                let base = try Self.$currentInTask.outcome(binding: view(excluding: entry.sequence), next).get()
-                let found = entry.identify?(Placeholder(value: base)) ?? .refused
-                entry.settle(found)
-                guard case .resolve(name) = found else { return base }
-                return try answer(with: entry, key: key, of: T.self, container: container, base: base, next: next)
-            }
+        container: AnyObject?,
+        isolation: isolated (any Actor)?,
+        next: () async throws(Failure) -> T
+    ) async throws(Failure) -> T? {
+        guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()), let container, let set = current else {
+            return nil
         }
-        return nil
+        let key = Key(
+            bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
+        guard let entry = set.entry(for: key) else { return nil }
+        entry.noteAnswered()
+        let value: T?
+        if entry.answer.isRelative {
+            let below = set.view(below: entry.sequence, for: key)
+            let base = try await $currentInTask.outcome(binding: below, isolation: isolation, next).get()
+            value = $currentInTask.withValue(below) { entry.answer.transform(base) }
+        } else {
+            value = entry.answer.value(as: T.self)
+        }
+        guard let value else {
+            set.refuse(entry, problem: mismatch(entry.answer, name: name, of: T.self, container: container))
+            return nil
+        }
+        return value
+    }
+
+    /// The entry that answers `key` in this view: the latest identified one below the view's ceiling.
+    private func entry(for key: Key) -> Entry? {
+        let ceiling = ceilings[key]
+        return entries.index.withLock { index -> Entry? in
+            guard let list = index.named[key] else { return nil }
+            var position = Self.count(of: list, below: ceiling)
+            while position > 0 {
+                position -= 1
+                if list[position].currentIdentity != .refused { return list[position] }
+            }
+            return nil
+        }
+    }
+
+    /// Identifies the relative entries of `bucket` that wait for their first use, oldest first, and
+    /// returns the one identified as `key`'s with the base its selector was answered with, when that base
+    /// is the one the resolution being served needs.
+    ///
+    /// Each selector's one resolution is answered with its base, computed in a probe view; resolutions
+    /// inside a probe view identify nothing (so first uses never nest), and one that meets a relative
+    /// override still waiting marks the probe, whose base is then not reused.
+    private func identifyPending(in bucket: Bucket, answering key: Key) -> (entry: Entry, base: Placeholder)? {
+        guard let waiting = entries.index.withLock({ $0.pending[bucket] }) else { return nil }
+        if let probe {
+            probe.noteSkippedPending()
+            return nil
+        }
+        var found: (entry: Entry, base: Placeholder)?
+        for entry in waiting {
+            switch entry.currentIdentity {
+            case .resolve(let name):
+                // Identified in another scope that shares the entry: file it here too.
+                entries.file(entry, under: Key(bucket: bucket, name: name))
+                continue
+            case .refused:
+                entries.remove(entry)
+                continue
+            case .pending:
+                break
+            }
+            guard let selector = entry.selector else {
+                refuse(entry, problem: nil)
+                continue
+            }
+            let selected = OverrideRecording.select(
+                entry.answer.valueType, mode: .base(of: entry, in: self), describedAs: entry.description,
+                selector: selector)
+            guard let selected else {
+                refuse(entry, problem: nil)
+                continue
+            }
+            if selected.key == key, selected.isExact { found = (entry, selected.base) }
+        }
+        return found
+    }
+
+    /// Takes a malformed entry out, reporting `problem` when there is one to report.
+    private func refuse(_ entry: Entry, problem: String?) {
+        entry.settle(.refused)
+        entries.remove(entry)
+        if let problem { OverrideProblem.report(problem) }
     }
 
     /// How many of `entries` (in ascending sequence) are below `ceiling`.
@@ -268,80 +428,6 @@ final class OverrideSet: Sendable {
             if entries[middle].sequence < ceiling { low = middle + 1 } else { high = middle }
         }
         return low
-    }
-
-    /// Answers with `entry`, whose resolve is this resolution's.
-    private func answer<T, Failure: Error>(
-        with entry: Entry,
-        key: Key,
-        of _: T.Type,
-        container: AnyObject,
-        base: T? = nil,
-        next: () throws(Failure) -> T
-    ) throws(Failure) -> T? {
-        Dependence.noteOverride()
-        entry.noteAnswered()
-        if entry.answer.isRelative, Answering.contains(entry.sequence) {
-            OverrideProblem.report(
-                """
-                The transform of a relative override of \(key.name) of \(Swift.type(of: container)) resolves \
-                \(key.name) again, which would apply the override without end. Use the value the transform \
-                is given: `.override({ $0.\(key.name) }) { base in … base … }`.
-                """)
-            return try Self.$currentInTask.outcome(binding: view(below: entry.sequence, for: key), next).get()
-        }
-        let below = view(below: entry.sequence, for: key)
-        let value = try Answering.while(entry.sequence) { () throws(Failure) -> T? in
-            if let base { return entry.answer.transform(base) }
-            return try entry.answer.answer(
-                as: T.self,
-                next: { () throws(Failure) -> T in try Self.$currentInTask.outcome(binding: below, next).get() })
-        }
-        guard let value else {
-            entry.settle(.refused)
-            OverrideProblem.report(Self.mismatch(entry.answer, name: key.name, of: T.self, container: container))
-            return nil
-        }
-        return value
-    }
-
-    /// The asynchronous form of ``answer(_:of:container:next:)``. A relative override is identified by a
-    /// synchronous resolution; until one has been made, asynchronous resolutions run as written.
-    static func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject?,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> T
-    ) async throws(Failure) -> T? {
-        guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()), let container, let set = current else {
-            return nil
-        }
-        let bucket = Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self))
-        guard let entries = set.buckets[bucket] else { return nil }
-        let key = Key(bucket: bucket, name: name)
-        var index = count(of: entries, below: set.ceilings[key])
-        while index > 0 {
-            index -= 1
-            let entry = entries[index]
-            guard !set.excluded.contains(entry.sequence), case .resolve(name) = entry.currentIdentity else { continue }
-            Dependence.noteOverride()
-            entry.noteAnswered()
-            let below = set.view(below: entry.sequence, for: key)
-            let value = try await entry.answer.answer(
-                as: T.self,
-                isolation: isolation,
-                next: { () async throws(Failure) -> T in
-                    try await $currentInTask.outcome(binding: below, isolation: isolation, next).get()
-                })
-            guard let value else {
-                entry.settle(.refused)
-                OverrideProblem.report(mismatch(entry.answer, name: name, of: T.self, container: container))
-                return nil
-            }
-            return value
-        }
-        return nil
     }
 
     /// The message for an override whose value is not of the type the resolve builds.
@@ -357,206 +443,15 @@ final class OverrideSet: Sendable {
         instead of a closure (`fresh(SystemClock.init)`) builds that function's type too: wrap it in braces.
         """
     }
-
-    // MARK: - Cached lifetimes
-
-    /// What a cached lifetime's resolution does inside this set; see ``OverrideCaches``.
-    enum CachedStep<T> {
-        /// Serve the scope's instance.
-        case found(T)
-        /// Serve the container's instance: the call site does not depend on this scope's overrides.
-        case container
-        /// Build, with a ``Dependence`` record, and ``settle(_:_:built:record:)`` the outcome.
-        case build(OverrideSet, CacheKey)
-    }
-
-    /// The first half of a cached lifetime's resolution while overrides may be in effect.
-    static func cachedStep<T>(_ site: SharedKey, of _: T.Type, in container: AnyObject) -> CachedStep<T> {
-        guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()), OverrideRecording.current == nil,
-            let set = current, set.containers.contains(ObjectIdentifier(container))
-        else { return .container }
-        let key = CacheKey(container: ObjectIdentifier(container), site: site)
-        let (known, independent) = set.instances.withLock { ($0.values[key], $0.independent.contains(key)) }
-        if let known, let value = known as? T {
-            Dependence.noteOverride()
-            return .found(value)
-        }
-        return independent ? .container : .build(set, key)
-    }
-
-    /// The second half: keeps `built` in the set when an override reached its build and returns what
-    /// to serve, or returns `nil` when the container's instance is to be served (`built` becoming it
-    /// if the container has none).
-    static func settle<T: Sendable>(_ set: OverrideSet, _ key: CacheKey, built: T, record: Dependence) -> T? {
-        guard record.dependsOnOverride else {
-            set.instances.withLock { _ = $0.independent.insert(key) }
-            return nil
-        }
-        Dependence.noteOverride()
-        return set.instances.withLock { instances in
-            // Two tasks of one scope may build at once; the first stored is the scope's instance.
-            if let stored = instances.values[key], let value = stored as? T { return value }
-            instances.values[key] = built
-            return built
-        }
-    }
 }
 
-/// Cached lifetimes (`shared {}`, `weakShared {}`, `scoped {}`) while an override set is alive: the
-/// builders call these instead of their cells when the diagnostics word counts a live override set.
+/// A value carried through a recording: the value override's value, or the base a relative override's
+/// selector was answered with.
 ///
-/// The rule (the Writing Tests article): nothing built while an override is in effect is served
-/// where it is not, and inside the scope every value that depends on an overridden resolve reflects
-/// it. The engine learns what depends on what by building: the first time a scope asks for a call
-/// site's instance, `make` runs with a ``Dependence`` record bound, which notes whether any override
-/// answered during the build (directly, or through another cached instance that depends on one).
-///
-/// - It did: the instance belongs to the scope. The override set keeps it, serves it to every later
-///   resolution in the scope, and releases it with the scope; the container never sees it. (A
-///   `weakShared {}` instance is held strongly there, for the scope's life.)
-/// - It did not: the call site does not depend on the scope's overrides. The container's instance is
-///   served (the one just built becomes it when the container has none, so nothing is built twice
-///   then; when the container had one, the one built to find out is dropped), and the scope
-///   remembers the answer.
-@usableFromInline
-enum OverrideCaches {
-    /// `shared {}` while an override set is alive.
-    @usableFromInline
-    static func shared<T: Sendable>(
-        _ site: SharedKey,
-        in container: DependencyContainer,
-        describedBy describe: () -> String,
-        make: () throws -> T
-    ) rethrows -> T {
-        let cell = container.sharedInstances.cell(for: site) { OnceCell<T>() }
-        switch OverrideSet.cachedStep(site, of: T.self, in: container) {
-        case .found(let value): return value
-        case .container: return try cell.value(describedBy: describe, make: make)
-        case .build(let set, let key):
-            let record = Dependence()
-            let built = try Dependence.$current.withValue(record, operation: make)
-            if let kept = OverrideSet.settle(set, key, built: built, record: record) { return kept }
-            return cell.value(describedBy: describe, make: { built })
-        }
-    }
-
-    /// `weakShared {}` while an override set is alive.
-    @usableFromInline
-    static func weakShared<T: Sendable>(
-        _ site: SharedKey,
-        in container: DependencyContainer,
-        describedBy describe: () -> String,
-        make: () throws -> (store: WeakReference, result: T)
-    ) rethrows -> T {
-        let cell = container.sharedInstances.cell(for: site) { OnceCell<WeakReference>() }
-        switch OverrideSet.cachedStep(site, of: T.self, in: container) {
-        case .found(let value): return value
-        case .container: return try cell.value(describedBy: describe, read: { $0.object as? T }, make: make)
-        case .build(let set, let key):
-            let record = Dependence()
-            let built = try Dependence.$current.withValue(record, operation: make)
-            if let kept = OverrideSet.settle(set, key, built: built.result, record: record) { return kept }
-            return cell.value(describedBy: describe, read: { $0.object as? T }, make: { built })
-        }
-    }
-
-    /// `scoped {}` while an override set is alive.
-    @usableFromInline
-    static func scoped<T: Sendable>(
-        _ site: SharedKey,
-        in container: DependencyContainer,
-        cell: ScopedCell<T>,
-        describedBy describe: (_ generation: Int) -> String,
-        make: () throws -> T
-    ) rethrows -> T {
-        switch OverrideSet.cachedStep(site, of: T.self, in: container) {
-        case .found(let value): return value
-        case .container:
-            if let instance = cell.instance() { return instance }
-            return try cell.create(describedBy: describe, make: make)
-        case .build(let set, let key):
-            let record = Dependence()
-            let built = try Dependence.$current.withValue(record, operation: make)
-            if let kept = OverrideSet.settle(set, key, built: built, record: record) { return kept }
-            if let instance = cell.instance() { return instance }
-            return cell.create(describedBy: describe, make: { built })
-        }
-    }
-
-    /// The asynchronous `shared {}` while an override set is alive.
-    @usableFromInline
-    static func shared<T: Sendable, Failure: Error>(
-        _ site: SharedKey,
-        in container: DependencyContainer,
-        cell: AsyncOnceCell<T>,
-        describedBy describe: () -> String,
-        isolation: isolated (any Actor)?,
-        make: () async throws(Failure) -> T
-    ) async throws(Failure) -> T {
-        switch OverrideSet.cachedStep(site, of: T.self, in: container) {
-        case .found(let value): return value
-        case .container: return try await cell.value(describedBy: describe, isolation: isolation, make: make)
-        case .build(let set, let key):
-            let record = Dependence()
-            let built = try await Dependence.$current.outcome(binding: record, isolation: isolation, make).get()
-            if let kept = OverrideSet.settle(set, key, built: built, record: record) { return kept }
-            return await cell.value(describedBy: describe, isolation: isolation, make: { built })
-        }
-    }
-}
-
-/// The value a relative override's recording answers its selector with: the base its first use
-/// computed (see ``OverrideSet``).
-///
-/// `@unchecked Sendable` is sound here: the value is only read by the recording, in the task that made
-/// it, while that task waits for the selector it runs synchronously; nothing keeps it afterwards.
+/// `@unchecked Sendable` is sound here: the value is only read in the task that made it, while that task
+/// waits for the selector it runs synchronously; nothing keeps it afterwards.
 struct Placeholder: @unchecked Sendable {
     let value: Any
-}
-
-/// Whether a build depended on an override: bound while a cached lifetime's instance is built inside
-/// an override scope (see ``OverrideSet/cached(_:in:make:serve:)``).
-final class Dependence: Sendable {
-    @TaskLocal static var current: Dependence?
-
-    private let word = AtomicWord(0)
-
-    /// Whether an override answered, or an instance that depends on one was served, during the build.
-    var dependsOnOverride: Bool { word.loadAcquire() != 0 }
-
-    /// Notes, in the build in progress, that an override's answer reached it.
-    static func noteOverride() {
-        current?.word.storeRelease(1)
-    }
-}
-
-/// The relative entries answering in the current task, to name a transform that resolves its own
-/// resolve instead of recursing without end.
-enum Answering {
-    final class Node: Sendable {
-        let sequence: Int
-        let parent: Node?
-
-        init(sequence: Int, parent: Node?) {
-            self.sequence = sequence
-            self.parent = parent
-        }
-    }
-
-    @TaskLocal static var current: Node?
-
-    static func contains(_ sequence: Int) -> Bool {
-        var node = current
-        while let candidate = node {
-            if candidate.sequence == sequence { return true }
-            node = candidate.parent
-        }
-        return false
-    }
-
-    static func `while`<R, Failure: Error>(_ sequence: Int, _ body: () throws(Failure) -> R) throws(Failure) -> R {
-        try $current.outcome(binding: Node(sequence: sequence, parent: current), body).get()
-    }
 }
 
 /// Where a malformed override is reported: a test issue in the guarded test that declared it (the
@@ -583,18 +478,11 @@ protocol OverrideAnswer: Sendable {
     /// Whether the answer transforms the value it replaces.
     var isRelative: Bool { get }
 
-    /// The answer as `R`, or `nil` when it is not one; `next` serves the value without this override.
-    func answer<R, Failure: Error>(as _: R.Type, next: () throws(Failure) -> R) throws(Failure) -> R?
+    /// A value override's value as `R`, or `nil` when it is not one.
+    func value<R>(as _: R.Type) -> R?
 
     /// The answer made from `base`, the value without this override, as `R`.
     func transform<R>(_ base: R) -> R?
-
-    /// The asynchronous form of ``answer(as:next:)``.
-    func answer<R, Failure: Error>(
-        as _: R.Type,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> R
-    ) async throws(Failure) -> R?
 }
 
 /// Answers with one value, made when the override's scope began.
@@ -605,19 +493,9 @@ struct ValueAnswer<T: Sendable>: OverrideAnswer {
 
     var isRelative: Bool { false }
 
-    func answer<R, Failure: Error>(as _: R.Type, next: () throws(Failure) -> R) throws(Failure) -> R? {
-        value as? R
-    }
+    func value<R>(as _: R.Type) -> R? { value as? R }
 
     func transform<R>(_ base: R) -> R? { value as? R }
-
-    func answer<R, Failure: Error>(
-        as _: R.Type,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> R
-    ) async throws(Failure) -> R? {
-        value as? R
-    }
 }
 
 /// Answers with the value the resolution has without this override, transformed.
@@ -628,22 +506,10 @@ struct RelativeAnswer<T: Sendable>: OverrideAnswer {
 
     var isRelative: Bool { true }
 
-    func answer<R, Failure: Error>(as _: R.Type, next: () throws(Failure) -> R) throws(Failure) -> R? {
-        guard let base = try next() as? T else { return nil }
-        return transform(base) as? R
-    }
+    func value<R>(as _: R.Type) -> R? { nil }
 
     func transform<R>(_ base: R) -> R? {
         guard let base = base as? T else { return nil }
-        return transform(base) as? R
-    }
-
-    func answer<R, Failure: Error>(
-        as _: R.Type,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> R
-    ) async throws(Failure) -> R? {
-        guard let base = try await next() as? T else { return nil }
         return transform(base) as? R
     }
 }
@@ -651,18 +517,28 @@ struct RelativeAnswer<T: Sendable>: OverrideAnswer {
 /// Finds which resolve an override's selector (`{ $0.resolveClock() }`) calls, by running it with
 /// the diagnosed path switched on.
 ///
-/// Every resolution the selector makes itself (not the ones nested inside them) is recorded. Those of
-/// the override's type are answered at once with the recording's value — the override's value, or,
-/// for a relative override, the base its first use computed — so recording never runs the production
-/// code of the resolve it selects. A selector must make exactly one resolution, of a container's
-/// resolve without arguments; anything else is reported naming what it called, and the override is
-/// left out.
+/// Every resolution the selector makes itself (not the ones nested inside them) is recorded. The first,
+/// when it is of the override's type, is answered without running the code the override replaces: with
+/// the override's value, or, for a relative override, with the resolve's base — what it serves in the
+/// set's view below the entry, which is the value the override transforms anyway. A relative entry is
+/// filed under its resolve as soon as that resolution is seen, so resolutions nested in its base see it
+/// as identified (and, in that view, not in effect). A selector must make exactly one resolution, of a
+/// container's resolve without arguments; anything else is reported naming what it called, and the
+/// override is left out.
 final class OverrideRecording: Sendable {
     /// The recording the current task's selector runs in.
     @TaskLocal static var current: OverrideRecording?
 
+    /// What the selector's resolution is answered with.
+    enum Mode: Sendable {
+        /// A value override's value.
+        case value(Placeholder)
+        /// A relative override's base, computed in the set's view below the entry.
+        case base(of: OverrideSet.Entry, in: OverrideSet)
+    }
+
     private let type: any Any.Type
-    private let value: Placeholder
+    private let mode: Mode
     private let calls = Locked<[Call]>([])
 
     private struct Call {
@@ -670,23 +546,25 @@ final class OverrideRecording: Sendable {
         let requestedType: any Any.Type
         let container: (any DependencyContainer.Resolving)?
         let containerType: any AnyObject.Type
-        let answered: Bool
+        let answer: Placeholder?
+        /// Whether `answer` is the base the resolution would be served without the override.
+        var isExact = true
     }
 
-    private init(type: any Any.Type, value: Placeholder) {
+    private init(type: any Any.Type, mode: Mode) {
         self.type = type
-        self.value = value
+        self.mode = mode
     }
 
-    /// Runs `selector` and returns the resolve it selected, with its container and requested type, or
-    /// `nil` once the problem is reported.
-    static func select<T: Sendable>(
-        _: T.Type,
-        answeringWith value: Placeholder,
+    /// Runs `selector` and returns the resolve it selected, with its container and what it was answered
+    /// with, or `nil` once the problem is reported.
+    static func select(
+        _ type: any Any.Type,
+        mode: Mode,
         describedAs description: String,
         selector: () -> Void
-    ) -> (name: String, container: any DependencyContainer.Resolving, type: ObjectIdentifier)? {
-        let recording = OverrideRecording(type: T.self, value: value)
+    ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, base: Placeholder, isExact: Bool)? {
+        let recording = OverrideRecording(type: type, mode: mode)
         DiagnosticsWord.count(in: .overrideSet)
         let diverted = divertNestedResolutions()
         $current.withValue(recording, operation: selector)
@@ -714,17 +592,6 @@ final class OverrideRecording: Sendable {
                 """)
             return nil
         }
-        guard call.answered else {
-            OverrideProblem.report(
-                """
-                An override of \(T.self) selected \(call.name) of \(call.containerType), which builds a \
-                \(call.requestedType), and the override's value is not one. If the closure calls only that resolve, \
-                its body builds a \(call.requestedType) instead of the type the resolve returns: a body that is a \
-                single `return` statement, such as `fresh { return SystemClock() }`, builds its expression's type: \
-                drop the `return`, or convert the value (`fresh { return SystemClock() as any Clock }`).
-                """)
-            return nil
-        }
         guard !call.name.contains(":") else {
             OverrideProblem.report(
                 """
@@ -742,23 +609,68 @@ final class OverrideRecording: Sendable {
                     + "answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`).")
             return nil
         }
-        return (call.name, container, ObjectIdentifier(call.requestedType))
+        if case .base(let entry, _) = mode, container !== entry.container {
+            OverrideProblem.report(
+                """
+                \(description) selects \(call.name) of \(call.containerType), not a resolve of the container \
+                it is made for (\(Swift.type(of: entry.container))). Override it where that container is in effect.
+                """)
+            return nil
+        }
+        guard let answer = call.answer else {
+            OverrideProblem.report(
+                """
+                An override of \(type) selected \(call.name) of \(call.containerType), which builds a \
+                \(call.requestedType), and the override's value is not one. If the closure calls only that resolve, \
+                its body builds a \(call.requestedType) instead of the type the resolve returns: a body that is a \
+                single `return` statement, such as `fresh { return SystemClock() }`, builds its expression's type: \
+                drop the `return`, or convert the value (`fresh { return SystemClock() as any Clock }`).
+                """)
+            return nil
+        }
+        let bucket = OverrideSet.Bucket(
+            container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType))
+        return (OverrideSet.Key(bucket: bucket, name: call.name), container, answer, call.isExact)
     }
 
-    /// Records a resolution the selector made itself and answers it with the recording's value when
-    /// that is of the requested type; otherwise it runs as written, with the recording out of the way.
+    /// Records a resolution the selector made itself and answers the first one, when it is of the
+    /// override's type, without the code the override replaces; anything else runs as written, with the
+    /// recording out of the way.
     func answer<R, Failure: Error>(
         _ name: String,
         of _: R.Type,
         container: AnyObject,
         next: () throws(Failure) -> R
     ) throws(Failure) -> R {
-        let value = self.value.value as? R
-        let call = Call(
+        let isFirst = calls.withLock { $0.isEmpty }
+        var answer: R?
+        var isExact = true
+        switch mode {
+        case .value(let placeholder):
+            // Every call the value fits is answered, so a malformed selector runs no production code.
+            answer = placeholder.value as? R
+        case .base(let entry, let set):
+            if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
+                !name.contains(":")
+            {
+                let key = OverrideSet.Key(
+                    bucket: OverrideSet.Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(R.self)),
+                    name: name)
+                entry.settle(.resolve(name))
+                set.entries.file(entry, under: key)
+                let probe = set.probeView(below: entry.sequence, for: key)
+                answer = try OverrideSet.$currentInTask.outcome(binding: probe) { () throws(Failure) -> R in
+                    try Self.$current.outcome(binding: nil, next).get()
+                }.get()
+                isExact = probe.probe?.skippedPending != true
+            }
+        }
+        var call = Call(
             name: name, requestedType: R.self, container: container as? any DependencyContainer.Resolving,
-            containerType: Swift.type(of: container), answered: value != nil)
+            containerType: Swift.type(of: container), answer: answer.map { Placeholder(value: $0) })
+        call.isExact = isExact
         calls.withLock { $0.append(call) }
-        if let value { return value }
+        if let answer { return answer }
         return try Self.$current.outcome(binding: nil, next).get()
     }
 }

@@ -125,7 +125,7 @@ extension DependencyContainer {
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try ScopeFrame.bind(frame, operation: operation)
             }
-            return try OverrideSet.$currentInTask.withValue(overrides) {
+            return try OverrideSet.bind(overrides) {
                 try ScopeFrame.bind(frame, operation: operation)
             }
         }

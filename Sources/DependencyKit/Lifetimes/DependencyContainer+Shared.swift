@@ -49,9 +49,9 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
         return try withCachedResolution(name, of: T.self, lifetime: .shared, container: self) { diagnosed in
-            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
-                return try OverrideCaches.shared(
-                    key, in: self, describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
+            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
+                return try owned.table.cell(for: key) { OnceCell<T>() }
+                    .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
             }
             return try sharedInstances.cell(for: key) { OnceCell<T>() }
                 .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
@@ -102,11 +102,13 @@ extension DependencyContainer {
                 }
                 return (WeakReference(object: instance as AnyObject), instance)
             }
-            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
-                return try OverrideCaches.weakShared(
-                    key, in: self, describedBy: { Self.describe(T.self, name: name, key: key) }, make: weaklyHeld)
+            let table: SharedInstances
+            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
+                table = owned.table
+            } else {
+                table = sharedInstances
             }
-            return try sharedInstances.cell(for: key) { OnceCell<WeakReference>() }
+            return try table.cell(for: key) { OnceCell<WeakReference>() }
                 .value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
                     read: { $0.object as? T },
@@ -165,7 +167,6 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
-        let cell = sharedInstances.cell(for: key) { AsyncOnceCell<T>() }
         do {
             return try await withResolution(
                 name,
@@ -174,12 +175,8 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
-                if _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
-                    return try await OverrideCaches.shared(
-                        key, in: self, cell: cell, describedBy: { Self.describe(T.self, name: name, key: key) },
-                        isolation: isolation, make: make)
-                }
-                return try await cell.value(
+                let table = instancesOwnedByScope()?.table ?? sharedInstances
+                return try await table.cell(for: key) { AsyncOnceCell<T>() }.value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
                     isolation: isolation,
                     make: make

@@ -224,8 +224,11 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
-        return try withResolution(name, of: T.self, lifetime: .perGraph, container: self) {
-            try GraphFrame.forCurrentResolution.cell(for: key, in: self) { OnceCell<T>() }
+        return try withCachedResolution(name, of: T.self, lifetime: .perGraph, container: self) { diagnosed in
+            // Inside an override scope, the scope's instances are keyed apart from the container's.
+            var owner: AnyObject = self
+            if diagnosed, DiagnosticsWord.mayHaveOverrideSets, let owned = instancesOwnedByScope() { owner = owned }
+            return try GraphFrame.forCurrentResolution.cell(for: key, in: owner) { OnceCell<T>() }
                 .value(describedBy: { "the per-graph \(T.self) of \(name) (\(key)) in \(Self.self)" }, make: make)
         }
     }
@@ -261,7 +264,9 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
-                let cell = GraphFrame.forCurrentResolution.cell(for: key, in: self) {
+                var owner: AnyObject = self
+                if let owned = instancesOwnedByScope() { owner = owned }
+                let cell = GraphFrame.forCurrentResolution.cell(for: key, in: owner) {
                     AsyncOnceCell<T>()
                 }
                 return try await cell.value(

@@ -65,19 +65,26 @@ public struct DependencyScope: Hashable, Sendable, CustomStringConvertible {
 
 extension DependencyContainer {
     /// The slot of `scope` in this container, made on first use.
-    func scopeSlot(_ scope: DependencyScope) -> ScopeSlot {
+    func scopeSlot(_ scope: DependencyScope, in instances: SharedInstances) -> ScopeSlot {
         let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
-        let table = sharedInstances.scopeTable()
+        let table = instances.scopeTable()
         return table.cell(for: key) { ScopeSlot(scope: scope, table: table) }
     }
 
     /// The cell of a scoped call site, made on its first resolve: the miss of the lookup in
     /// ``scoped(_:_:fileID:line:column:_:)``.
     @usableFromInline
-    func scopedCell<T: Sendable>(for key: SharedKey, in scope: DependencyScope) -> ScopedCell<T> {
-        let table = sharedInstances.scopeTable()
+    func scopedCell<T: Sendable>(
+        for key: SharedKey,
+        in scope: DependencyScope,
+        of instances: SharedInstances
+    ) -> ScopedCell<T> {
+        if let found = instances.withScopeTable({ $0.existingCell(for: key, as: ScopedCell<T>.self) }) ?? nil {
+            return found
+        }
+        let table = instances.scopeTable()
         // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
-        let slot = scopeSlot(scope)
+        let slot = scopeSlot(scope, in: instances)
         return table.cell(for: key) {
             let cell = ScopedCell<T>(slot: slot, table: table)
             slot.register(cell)
@@ -124,18 +131,17 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withCachedResolution(name, of: T.self, lifetime: .scoped, container: self) { diagnosed in
-            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets) {
-                let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
-                return try OverrideCaches.scoped(
-                    key, in: self, cell: (found ?? nil) ?? scopedCell(for: key, in: scope),
+            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
+                let cell: ScopedCell<T> = scopedCell(for: key, in: scope, of: owned.table)
+                if let instance = cell.instance() { return instance }
+                return try cell.create(
                     describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) }, make: make)
             }
             let table = sharedInstances.scopeTableAddress
             if _fastPath(table != 0), let instance = ScopeTable.instance(inTableAt: table, for: key, as: T.self) {
                 return instance
             }
-            let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
-            let cell: ScopedCell<T> = (found ?? nil) ?? scopedCell(for: key, in: scope)
+            let cell: ScopedCell<T> = scopedCell(for: key, in: scope, of: sharedInstances)
             return try cell.create(
                 describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
                 make: make
@@ -177,8 +183,6 @@ extension DependencyContainer {
             kind: .scopedAsync,
             scope: scope.id
         )
-        let found = sharedInstances.withScopeTable { $0.existingCell(for: key, as: ScopedCell<T>.self) }
-        let cell: ScopedCell<T> = (found ?? nil) ?? scopedCell(for: key, in: scope)
         do {
             return try await withResolution(
                 name,
@@ -187,6 +191,8 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
+                let cell: ScopedCell<T> = scopedCell(
+                    for: key, in: scope, of: instancesOwnedByScope()?.table ?? sharedInstances)
                 if let instance = cell.instance() { return instance }
                 return try await cell.create(
                     describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
@@ -219,7 +225,7 @@ extension DependencyContainer {
     /// ```
     /// - Parameter scope: The scope to reset.
     public func resetScope(_ scope: DependencyScope) {
-        let ended = scopeSlot(scope).advance()
+        let ended = scopeSlot(scope, in: instancesOwnedByScope()?.table ?? sharedInstances).advance()
         // Released here, unlocked: the last reference to an instance runs its deinit.
         withExtendedLifetime(ended) {}
     }
@@ -228,7 +234,7 @@ extension DependencyContainer {
     /// - Parameter scope: A scope.
     /// - Returns: `0` until the first ``resetScope(_:)``.
     public func generation(of scope: DependencyScope) -> Int {
-        scopeSlot(scope).generation
+        scopeSlot(scope, in: instancesOwnedByScope()?.table ?? sharedInstances).generation
     }
 
     @usableFromInline

@@ -92,8 +92,8 @@ package func withResolution<T, Failure: Error>(
 /// path, the only one on which an override set can be in effect.
 ///
 /// On the plain path `body` gets the constant `false`, so the check a cached lifetime makes for
-/// override sets (``DiagnosticsWord/mayHaveOverrideSets``) is folded away there: a shared-instance hit
-/// costs what it cost before overrides kept their dependent instances (see `OverrideCaches`).
+/// override scopes (``DiagnosticsWord/mayHaveOverrideSets``) is folded away there: a shared-instance hit
+/// costs what it cost before override scopes owned their cached instances (see `OwnedInstances`).
 @inline(__always)
 @inlinable
 package func withCachedResolution<T, Failure: Error>(
@@ -333,7 +333,7 @@ enum DiagnosticsWord {
 
     /// Whether an override set may be alive: what a cached lifetime checks before its cell (one
     /// relaxed load, a mask and a branch), to serve an instance that depends on an override from the
-    /// override's scope (see `OverrideCaches`).
+    /// override's scope (see `OwnedInstances`).
     @inlinable
     static var mayHaveOverrideSets: Bool { dk_diagnostics_load_relaxed() & overrideSetBits != 0 }
 
