@@ -94,9 +94,9 @@ final class CoreTime: DependencyContainer, TimeDependency, @unchecked Sendable {
     }
     func resolveLazyReporter() -> LazyReporter { shared { LazyReporter(clock: { self.resolveClock() }) } }
     func resolveTaskReporter() -> TaskReporter { shared { TaskReporter(reading: Task { self.resolveClock() }) } }
-    /// Reads the clock on every other build only.
+    /// Reads the clock on every other build only: the first, the third…
     func resolveSometimesTimed() -> Stamp {
-        shared { sometimesCalls.add(1) % 2 == 1 ? Stamp(hour: resolveClock()) : Stamp(hour: -1) }
+        shared { sometimesCalls.add(1) % 2 == 0 ? Stamp(hour: resolveClock()) : Stamp(hour: -1) }
     }
     func resolveDraft() -> Stamp { perGraph { Stamp(hour: resolveClock()) } }
     /// One graph: a draft, then an override scope begun inside the graph that resolves the draft again.
@@ -237,23 +237,19 @@ enum TimeInjector: DependencyInjecting {
     @Test func aBuilderThatReadsTheClockOnSomeBuildsIsNeverServedAcrossTheScope() {
         let container = CoreTime()
         withDependencies(container) {
-            let outside = TimeInjector.dependencies.resolveSometimesTimed()  // build 0: no clock
+            let outside = TimeInjector.dependencies.resolveSometimesTimed()  // first build: reads the clock
             let inside = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                TimeInjector.dependencies.resolveSometimesTimed()  // build 1: reads the clock
+                TimeInjector.dependencies.resolveSometimesTimed()  // second build: does not
             }
-            #expect(outside.hour == -1)
-            #expect(inside.hour == 23)
-            #expect(TimeInjector.dependencies.resolveSometimesTimed() === outside)
-        }
-        let other = CoreTime()
-        withDependencies(other) {
-            _ = other.resolveClock()
-            let outside = TimeInjector.dependencies.resolveSometimesTimed()
-            let inside = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                TimeInjector.dependencies.resolveSometimesTimed()
-            }
+            #expect(outside.hour == 9)
+            // The scope's own build, not the container's instance with the production hour.
             #expect(inside !== outside)
-            #expect(inside.hour == 23)
+            #expect(inside.hour == -1)
+            let third = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                TimeInjector.dependencies.resolveSometimesTimed()  // third build: reads the clock again
+            }
+            #expect(third.hour == 23)
+            #expect(TimeInjector.dependencies.resolveSometimesTimed() === outside)
         }
     }
 
