@@ -78,7 +78,7 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
             TestGuardReporting.record(message, severity: .error, in: test)
         }
         // The context first, so that a malformed override fails this test case (not the run).
-        try await TestContext.$current.withValue(context) {
+        try await context.bind {
             try await withDependencies(
                 container, overriding: overrides,
                 reportingUnused: { TestGuardReporting.record($0, severity: .warning, in: test) }
@@ -112,7 +112,7 @@ public struct DependencyGuardExemption: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestGuard.Exemptions.$current.withValue(TestGuard.Exemptions.current.union(exemptions)) {
+        try await TestGuard.Exemptions.adding(exemptions) {
             try await function()
         }
     }

@@ -85,7 +85,7 @@
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
             defer { TestContext.restoreProcessBinding(previousContext) }
-            TestContext.$current.withValue(context) {
+            context.bind {
                 withDependencies(container, overriding: overrides) { body() }
             }
         }

@@ -475,7 +475,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         let context = TestContext(storage: GuardedInstallInjector.storage) { message in
             found.withLock { $0.append(message) }
         }
-        TestContext.$current.withValue(context) {
+        context.bind {
             GuardedInstallInjector.dependencies = GuardedInstallContainer()
             GuardedInstallInjector.dependencies = GuardedInstallContainer()
             GuardedInstallInjector.reset()

@@ -83,7 +83,7 @@ final class ReportedProblems: Sendable {
     /// Runs `body` in a test context that reports here.
     func collecting<R>(_ body: () throws -> R) rethrows -> R {
         let context = TestContext(testScopes: nil) { message in self.messages.withLock { $0.append(message) } }
-        return try TestContext.$current.withValue(context, operation: body)
+        return try context.bind(operation: body)
     }
 }
 
@@ -339,7 +339,7 @@ final class ReportedProblems: Sendable {
         let container: any ClockworkDependency = ClockworkCore()
         let set = OverrideSet.adding(overrides, for: container)
         #expect(set?.entries.index.withLock { $0.named.values.first?.count } == 10_000)
-        let hour = OverrideSet.$currentInTask.withValue(set) { container.resolveHour() }
+        let hour = OverrideSet.bind(set) { container.resolveHour() }
         #expect(hour == 9_999)
     }
 

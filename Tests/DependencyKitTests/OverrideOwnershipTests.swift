@@ -220,7 +220,7 @@ enum TimeInjector: DependencyInjecting {
             await withTaskGroup(of: (Int, Int).self) { group in
                 for request in 0..<200 {
                     group.addTask {
-                        let hour = await TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: request)) {
+                        let hour = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: request)) {
                             TimeInjector.dependencies.resolveLazyReporter().reportedHour
                         }
                         return (request, hour)

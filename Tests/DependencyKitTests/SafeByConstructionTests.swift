@@ -128,7 +128,7 @@ final class SectionPage: FactoryModule, Sendable {
                 })
             )
             let context = TestContext(storage: TickerInjector.storage) { _ in }
-            await TestContext.$current.withValue(context) {
+            await context.bind {
                 await withDependencies(FixedTickerDependency()) {
                     _ = await Task.detached { TickerInjector.dependencies.resolveStamp() }.value
                 }

@@ -117,3 +117,74 @@ let overrideSetUpProbes: [Probe] = [
             for _ in 0..<iterations { blackHole(nest(0)) }
         }),
 ]
+
+// What a lookup costs beside many overrides: a scope with 1 or 10,000 value overrides of
+// `resolveHour()`, resolving the overridden resolve (`override.hour-N`) or another resolve of the same
+// type (`override.minute-N`). Entries are indexed by resolve, so both stay flat as N grows.
+protocol ClockProbeDependency: InjectableContainer where Injector == ClockProbeInjector {
+    func resolveHour() -> Int
+    func resolveMinute() -> Int
+}
+
+// `@unchecked Sendable`: sound because this class stores nothing.
+final class CoreClockProbe: DependencyContainer, ClockProbeDependency, @unchecked Sendable {
+    func resolveHour() -> Int { fresh { 9 } }
+    func resolveMinute() -> Int { fresh { 30 } }
+}
+
+enum ClockProbeInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any ClockProbeDependency> { CoreClockProbe() }
+}
+
+let overrideLookupProbes: [Probe] = [1, 10_000].flatMap { count in
+    [true, false].map { overridden in
+        Probe(
+            name: "override.\(overridden ? "hour" : "minute")-\(count)", setUp: {},
+            body: { iterations in
+                let overrides = (0..<count).map { hour in
+                    DependencyContainer.Override<any ClockProbeDependency>.override({ $0.resolveHour() }, with: hour)
+                }
+                withDependencies(CoreClockProbe(), overriding: overrides) {
+                    let container = ClockProbeInjector.dependencies
+                    for _ in 0..<iterations {
+                        blackHole(overridden ? container.resolveHour() : container.resolveMinute())
+                    }
+                }
+            })
+    }
+}
+
+// One resolve at the innermost of 100 or 1,000 nested relative overrides (`+ 1` each): the scopes are
+// set up once per run, so the per-iteration count is one resolve, which is linear in the depth.
+let nestedRelativeProbes: [Probe] = [100, 1_000].map { depth in
+    Probe(
+        name: "override.relative-depth-\(depth)", setUp: {},
+        body: { iterations in
+            func nest(_ level: Int) {
+                guard level < depth else {
+                    let container = ClockProbeInjector.dependencies
+                    for _ in 0..<iterations { blackHole(container.resolveHour()) }
+                    return
+                }
+                ClockProbeInjector.withOverrides(.override({ $0.resolveHour() }) { $0 + 1 }) { nest(level + 1) }
+            }
+            withDependencies(CoreClockProbe()) { nest(0) }
+        })
+}
+
+// A request on a long-lived container, in an override scope of its own (one value override of the HTTP
+// configuration, equal to the container's): the scope owns the shared instances the request uses, so
+// each request builds them. Compare with `graph.global`, the same request without a scope.
+let requestScopeProbes: [Probe] = [
+    Probe(
+        name: "override.request-scope",
+        setUp: { DependencyInjector.dependencies = BenchmarkDependency(usersCacheDirectory: directory) },
+        body: { iterations in
+            let configuration = DependencyInjector.dependencies.resolveHTTPConfiguration()
+            for _ in 0..<iterations {
+                DependencyInjector.withOverrides(.override({ $0.resolveHTTPConfiguration() }, with: configuration)) {
+                    blackHole(consumer.resolveGraph())
+                }
+            }
+        })
+]

@@ -168,7 +168,8 @@ let probes: [Probe] =
                 for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0499()) }
                 check(consumer.dependencies.resolveWorker0499(), id: 499, "width.1000")
             }),
-    ] + lifetimeProbes + asyncProbes + scopeProbes + overrideProbes + overrideSetUpProbes
+    ] + lifetimeProbes + asyncProbes + scopeProbes + overrideProbes + overrideSetUpProbes + overrideLookupProbes
+    + nestedRelativeProbes + requestScopeProbes
 
 func probe(named name: String) -> Probe {
     guard let probe = probes.first(where: { $0.name == name }) else {

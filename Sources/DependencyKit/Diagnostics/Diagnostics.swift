@@ -96,7 +96,9 @@ public enum Diagnostics {
         // Begun inside a synchronous resolve, the rest of its graph must see the trace too.
         let diverted = divertNestedResolutions()
         defer { endDivertingNestedResolutions(diverted) }
-        return try session.close(TraceSession.$current.outcome(binding: session, body))
+        var traced = Interception.current
+        traced.trace = session
+        return try session.close(Interception.$current.outcome(binding: traced, body))
     }
 
     /// Runs the asynchronous `body` and returns what it returned with the tree of the
@@ -113,7 +115,9 @@ public enum Diagnostics {
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> (value: R, graph: ResolutionGraph) {
         let session = TraceSession()
-        return try session.close(await TraceSession.$current.outcome(binding: session, isolation: isolation, body))
+        var traced = Interception.current
+        traced.trace = session
+        return try session.close(await Interception.$current.outcome(binding: traced, isolation: isolation, body))
     }
 }
 

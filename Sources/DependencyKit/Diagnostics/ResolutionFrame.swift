@@ -51,7 +51,7 @@ final class ResolutionFrame: Sendable {
     /// traced (another task's trace switched the gate on), so untraced work pays no more than a
     /// task-local read while a trace runs elsewhere.
     private init?(_ resolution: Resolution, word: Int, checksCycles: Bool) {
-        let trace = DiagnosticsWord.isTracing(word) ? TraceSession.current : nil
+        let trace = DiagnosticsWord.isTracing(word) ? Interception.current.trace as? TraceSession : nil
         guard checksCycles || trace != nil else { return nil }
         let parent = Self.current
         let liveParent = Self.liveFrames(from: parent).first
@@ -104,8 +104,10 @@ final class ResolutionFrame: Sendable {
                 """
             )
         }
-        if cycleError == nil, !resolution.lifetime.carriesPayload, DiagnosticsWord.hasTestContexts(word) {
-            TestGuard.inspect(resolution, chain: frame?.liveChain ?? [])
+        if cycleError == nil, !resolution.lifetime.carriesPayload, DiagnosticsWord.hasTestContexts(word),
+            let test = Interception.test
+        {
+            test.inspect(resolution, chain: frame?.liveChain ?? [])
         }
         return frame
     }
@@ -180,7 +182,8 @@ func diagnosedResolution<T, Failure: Error>(
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     if cycleError == nil, !lifetime.carriesPayload,
-        let answer = try OverrideSet.answer(
+        let container, let overrides = Interception.overrides,
+        let answer = try overrides.answer(
             name, of: T.self, container: container,
             next: { () throws(Failure) -> T in
                 try diagnosedResolution(
@@ -245,7 +248,8 @@ func diagnosedResolution<T, Failure: Error>(
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
     if cycleError == nil, !lifetime.carriesPayload,
-        let answer = try await OverrideSet.answer(
+        let container, let overrides = Interception.overrides,
+        let answer = try await overrides.answer(
             name, of: T.self, container: container, isolation: isolation,
             next: { () async throws(Failure) -> T in
                 try await diagnosedResolution(
@@ -270,9 +274,7 @@ func diagnosedResolution<T, Failure: Error>(
 /// a concurrent trace in another task records into its own. Records keep metatypes; names are
 /// only rendered when the trace ends. A session counts itself in the diagnostics word from its
 /// creation until ``close(_:)``.
-final class TraceSession: Sendable {
-    /// The trace the current task records into.
-    @TaskLocal static var current: TraceSession?
+final class TraceSession: ResolutionInterceptor {
 
     private struct Record {
         let resolution: Resolution

@@ -61,10 +61,23 @@ package enum TestGuard {
         weak var storage: (any InstalledContainers)?
     }
 
-    /// Installs DependencyKitTesting's handlers; the first call wins.
+    /// Installs DependencyKitTesting's handlers; the first call wins. From then on, work that runs outside
+    /// every test's task is inspected for escaped reads of a global container.
     package static func setHandlers(_ handlers: Handlers) {
         state.withLock { state in
             if state.handlers == nil { state.handlers = handlers }
+        }
+        Interception.processWide.withLock { if $0.test == nil { $0.test = escapedWork } }
+    }
+
+    /// What inspects the resolutions of work that no test context can be seen in.
+    static let escapedWork = EscapedWork()
+
+    /// The test guard's interceptor for work outside every test's task: the process-wide test slot
+    /// while no serial XCTest has bound its context to the process.
+    final class EscapedWork: ResolutionInterceptor {
+        func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+            TestGuard.inspect(resolution, chain: chain)
         }
     }
 
@@ -286,7 +299,17 @@ package enum TestGuard {
         package static let globalReads = Exemptions(rawValue: 4)
 
         /// The exemptions in effect for the current task.
-        @TaskLocal package static var current: Exemptions = []
+        package static var current: Exemptions { Exemptions(rawValue: Interception.current.exemptions) }
+
+        /// Runs `operation` with `exemptions` added to the current task's.
+        package static func adding<R>(
+            _ exemptions: Exemptions,
+            isolation: isolated (any Actor)? = #isolation,
+            operation: () async throws -> R
+        ) async rethrows -> R {
+            try await Interception.with(
+                { $0.exemptions |= exemptions.rawValue }, isolation: isolation, operation: operation)
+        }
     }
 }
 
@@ -296,17 +319,30 @@ package enum TestGuard {
 /// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
-package final class TestContext: Sendable {
+package final class TestContext: ResolutionInterceptor {
     /// The test context of the current task.
-    @TaskLocal package static var current: TestContext?
+    package static var current: TestContext? { Interception.current.test as? TestContext }
 
-    /// The context of the test that runs alone in the process (an XCTest case), seen from every
-    /// thread; set by ``bindToProcess()``.
-    private static let processWide = Locked<TestContext?>(nil)
+    /// The context that findings made here belong to: the current task's, else the one of the test
+    /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
+    package static var inEffect: TestContext? { Interception.test as? TestContext }
 
-    /// The context that findings made here belong to: the current task's, else the process-wide one.
-    package static var inEffect: TestContext? {
-        current ?? processWide.withLock { $0 }
+    /// Runs `operation` with this context as the current task's.
+    package func bind<R>(
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await Interception.with({ $0.test = self }, isolation: isolation, operation: operation)
+    }
+
+    /// Runs `operation` with this context as the current task's.
+    package func bind<R>(operation: () throws -> R) rethrows -> R {
+        try Interception.with({ $0.test = self }, operation: operation)
+    }
+
+    /// Looks at a resolution of this test's work (see ``TestGuard/inspect(_:chain:)``).
+    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+        TestGuard.inspect(resolution, chain: chain)
     }
 
     /// Records an issue in the test this context belongs to.
@@ -388,15 +424,15 @@ package final class TestContext: Sendable {
     /// one test at a time in a process (XCTest).
     /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
     package func bindToProcess() -> TestContext? {
-        Self.processWide.withLock { bound in
-            defer { bound = self }
-            return bound
+        Interception.processWide.withLock { bound in
+            defer { bound.test = self }
+            return bound.test as? TestContext
         }
     }
 
     /// Binds `previous` again, as it was before a ``bindToProcess()``.
     package static func restoreProcessBinding(_ previous: TestContext?) {
-        processWide.withLock { $0 = previous }
+        Interception.processWide.withLock { $0.test = previous ?? TestGuard.escapedWork }
     }
 }
 

@@ -29,24 +29,16 @@
 ///   override's base and transform run in a view of the set in which that entry and the later ones for
 ///   the same resolve are not in effect; views are made once per entry, so nested relative overrides
 ///   cost linear in their depth.
-final class OverrideSet: Sendable {
-    /// The overrides of the current task's scope.
-    @TaskLocal static var currentInTask: OverrideSet?
-
-    /// The overrides a serial XCTest installed for the whole process with its container
-    /// (`useDependencies(_:_:…)`); a task's own overrides come first.
-    private static let processWide = Locked<OverrideSet?>(nil)
-
-    /// The overrides in effect for the current task: its scope's, else the process-wide ones.
-    static var current: OverrideSet? {
-        currentInTask ?? (DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? processWide.withLock { $0 } : nil)
-    }
+final class OverrideSet: ResolutionInterceptor {
+    /// The overrides in effect for the current task: its scope's, else the process-wide ones a serial
+    /// XCTest installed with its container (`useDependencies(_:_:…)`).
+    static var current: OverrideSet? { Interception.overrides as? OverrideSet }
 
     /// Installs `set` as the process-wide overrides and returns the ones it replaces.
     package static func installProcessWide(_ set: OverrideSet?) -> OverrideSet? {
-        processWide.withLock { installed in
-            defer { installed = set }
-            return installed
+        Interception.processWide.withLock { installed in
+            defer { installed.overrides = set }
+            return installed.overrides as? OverrideSet
         }
     }
 
@@ -220,7 +212,7 @@ final class OverrideSet: Sendable {
 
     /// The cached instances this scope owns for `container`, made on first use: the one place the
     /// cached lifetimes learn where an instance lives (the rule in the type's discussion).
-    func instances(for container: DependencyContainer) -> OwnedInstances {
+    func instances(for container: DependencyContainer) -> OwnedInstances? {
         owned.withLock { owned in
             let id = ObjectIdentifier(container)
             if let made = owned[id] { return made }
@@ -267,7 +259,7 @@ final class OverrideSet: Sendable {
     static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
         let diverted = divertNestedResolutions()
         defer { endDivertingNestedResolutions(diverted) }
-        return try $currentInTask.withValue(set, operation: operation)
+        return try Interception.with({ $0.overrides = set }, operation: operation)
     }
 
     /// The asynchronous form of ``bind(_:operation:)``.
@@ -276,28 +268,24 @@ final class OverrideSet: Sendable {
         isolation: isolated (any Actor)?,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await $currentInTask.withValue(set, operation: operation, isolation: isolation)
+        try await Interception.with({ $0.overrides = set }, isolation: isolation, operation: operation)
     }
 
     // MARK: - Answering
 
-    /// Answers a resolution from the overrides in effect (or from the recording, while an override's
-    /// selector runs), or returns `nil` to let the resolution run as written.
+    /// Answers a resolution from the overrides in this scope, or returns `nil` to let the resolution run
+    /// as written.
     ///
     /// - Parameters:
     ///   - next: Serves the resolution as it would be served without the answering override: the
     ///     value a relative override transforms.
-    static func answer<T, Failure: Error>(
+    func answer<T, Failure: Error>(
         _ name: String,
         of _: T.Type,
-        container: AnyObject?,
+        container: AnyObject,
         next: () throws(Failure) -> T
     ) throws(Failure) -> T? {
-        guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()), let container else { return nil }
-        if let recording = OverrideRecording.current {
-            return try recording.answer(name, of: T.self, container: container, next: next)
-        }
-        guard let set = current else { return nil }
+        let set = self
         let key = Key(
             bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
         let found = set.identifyPending(in: key.bucket, answering: key)
@@ -310,14 +298,14 @@ final class OverrideSet: Sendable {
             if let found, found.entry === entry, let reused = found.base.value as? T {
                 base = reused
             } else {
-                base = try $currentInTask.outcome(binding: below, next).get()
+                base = try Interception.outcome(overrides: below, next).get()
             }
-            value = $currentInTask.withValue(below) { entry.answer.transform(base) }
+            value = Interception.with({ $0.overrides = below }, operation: { entry.answer.transform(base) })
         } else {
             value = entry.answer.value(as: T.self)
         }
         guard let value else {
-            set.refuse(entry, problem: mismatch(entry.answer, name: name, of: T.self, container: container))
+            set.refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
             return nil
         }
         return value
@@ -326,16 +314,14 @@ final class OverrideSet: Sendable {
     /// The asynchronous form of ``answer(_:of:container:next:)``. An override selects a synchronous
     /// resolve, so only a value override can answer here; relative overrides are found by the
     /// synchronous resolutions nested in this one.
-    static func answer<T, Failure: Error>(
+    func answer<T, Failure: Error>(
         _ name: String,
         of _: T.Type,
-        container: AnyObject?,
+        container: AnyObject,
         isolation: isolated (any Actor)?,
         next: () async throws(Failure) -> T
     ) async throws(Failure) -> T? {
-        guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()), let container, let set = current else {
-            return nil
-        }
+        let set = self
         let key = Key(
             bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
         guard let entry = set.entry(for: key) else { return nil }
@@ -343,13 +329,13 @@ final class OverrideSet: Sendable {
         let value: T?
         if entry.answer.isRelative {
             let below = set.view(below: entry.sequence, for: key)
-            let base = try await $currentInTask.outcome(binding: below, isolation: isolation, next).get()
-            value = $currentInTask.withValue(below) { entry.answer.transform(base) }
+            let base = try await Interception.outcome(overrides: below, isolation: isolation, next).get()
+            value = Interception.with({ $0.overrides = below }, operation: { entry.answer.transform(base) })
         } else {
             value = entry.answer.value(as: T.self)
         }
         guard let value else {
-            set.refuse(entry, problem: mismatch(entry.answer, name: name, of: T.self, container: container))
+            set.refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
             return nil
         }
         return value
@@ -525,10 +511,7 @@ struct RelativeAnswer<T: Sendable>: OverrideAnswer {
 /// as identified (and, in that view, not in effect). A selector must make exactly one resolution, of a
 /// container's resolve without arguments; anything else is reported naming what it called, and the
 /// override is left out.
-final class OverrideRecording: Sendable {
-    /// The recording the current task's selector runs in.
-    @TaskLocal static var current: OverrideRecording?
-
+final class OverrideRecording: ResolutionInterceptor {
     /// What the selector's resolution is answered with.
     enum Mode: Sendable {
         /// A value override's value.
@@ -539,6 +522,8 @@ final class OverrideRecording: Sendable {
 
     private let type: any Any.Type
     private let mode: Mode
+    /// The override scope in effect around the selector: where a call runs as written.
+    private let outer: (any ResolutionInterceptor)?
     private let calls = Locked<[Call]>([])
 
     private struct Call {
@@ -554,6 +539,7 @@ final class OverrideRecording: Sendable {
     private init(type: any Any.Type, mode: Mode) {
         self.type = type
         self.mode = mode
+        outer = Interception.current.overrides
     }
 
     /// Runs `selector` and returns the resolve it selected, with its container and what it was answered
@@ -567,7 +553,7 @@ final class OverrideRecording: Sendable {
         let recording = OverrideRecording(type: type, mode: mode)
         DiagnosticsWord.count(in: .overrideSet)
         let diverted = divertNestedResolutions()
-        $current.withValue(recording, operation: selector)
+        Interception.with({ $0.overrides = recording }, operation: selector)
         endDivertingNestedResolutions(diverted)
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
         let calls = recording.calls.withLock { $0 }
@@ -641,7 +627,7 @@ final class OverrideRecording: Sendable {
         of _: R.Type,
         container: AnyObject,
         next: () throws(Failure) -> R
-    ) throws(Failure) -> R {
+    ) throws(Failure) -> R? {
         let isFirst = calls.withLock { $0.isEmpty }
         var answer: R?
         var isExact = true
@@ -659,9 +645,7 @@ final class OverrideRecording: Sendable {
                 entry.settle(.resolve(name))
                 set.entries.file(entry, under: key)
                 let probe = set.probeView(below: entry.sequence, for: key)
-                answer = try OverrideSet.$currentInTask.outcome(binding: probe) { () throws(Failure) -> R in
-                    try Self.$current.outcome(binding: nil, next).get()
-                }.get()
+                answer = try Interception.outcome(overrides: probe, next).get()
                 isExact = probe.probe?.skippedPending != true
             }
         }
@@ -671,6 +655,6 @@ final class OverrideRecording: Sendable {
         call.isExact = isExact
         calls.withLock { $0.append(call) }
         if let answer { return answer }
-        return try Self.$current.outcome(binding: nil, next).get()
+        return try Interception.outcome(overrides: outer, next).get()
     }
 }

@@ -118,9 +118,11 @@ extension DependencyContainer {
         /// - Returns: What `operation` returns.
         public func run<R>(_ operation: () throws -> R) rethrows -> R {
             if readsGlobalOnPurpose {
-                return try TestGuard.Exemptions.$current.withValue(TestGuard.Exemptions.current.union(.globalReads)) {
-                    try OverrideSet.$currentInTask.withValue(nil) { try ScopeFrame.bind(nil, operation: operation) }
-                }
+                return try Interception.with(
+                    { global in
+                        global.overrides = nil
+                        global.exemptions |= TestGuard.Exemptions.globalReads.rawValue
+                    }, operation: { try ScopeFrame.bind(nil, operation: operation) })
             }
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try ScopeFrame.bind(frame, operation: operation)
@@ -140,22 +142,19 @@ extension DependencyContainer {
             _ operation: () async throws -> R
         ) async rethrows -> R {
             if readsGlobalOnPurpose {
-                return try await TestGuard.Exemptions.$current.withValue(
-                    TestGuard.Exemptions.current.union(.globalReads),
-                    operation: {
-                        try await OverrideSet.$currentInTask.withValue(
-                            nil,
-                            operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) },
-                            isolation: isolation)
-                    }, isolation: isolation)
+                return try await Interception.with(
+                    { global in
+                        global.overrides = nil
+                        global.exemptions |= TestGuard.Exemptions.globalReads.rawValue
+                    }, isolation: isolation,
+                    operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) })
             }
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
             }
-            return try await OverrideSet.$currentInTask.withValue(
-                overrides,
-                operation: { try await ScopeFrame.bind(frame, isolation: isolation, operation: operation) },
-                isolation: isolation)
+            return try await OverrideSet.bind(overrides, isolation: isolation) {
+                try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ extension DependencyContainer {
     /// and async, asks. One relaxed load when no override scope is alive anywhere.
     @usableFromInline
     func instancesOwnedByScope() -> OwnedInstances? {
-        guard DiagnosticsWord.mayHaveOverrideSets, let set = OverrideSet.current else { return nil }
-        return set.instances(for: self)
+        guard DiagnosticsWord.mayHaveOverrideSets, let overrides = Interception.overrides else { return nil }
+        return overrides.instances(for: self)
     }
 }

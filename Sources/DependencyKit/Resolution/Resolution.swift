@@ -180,7 +180,7 @@ package func withResolution<T, Failure: Error>(
 /// What one resolution asks for: the facts every diagnostic keeps about it — a frame of the
 /// chain, a trace's record, the test guard's look at it — turned into a ``Diagnostics/Step`` only
 /// when a message or a graph needs names.
-struct Resolution: Sendable {
+package struct Resolution: Sendable {
     let name: String
     let requestedType: any Any.Type
     let lifetime: Diagnostics.Lifetime
