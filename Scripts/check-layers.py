@@ -10,13 +10,15 @@ declared in several folders (`current`, `value`) are too common to attribute and
 comments and string literals. That is a heuristic, so the script also prints, for every edge, the
 names that made it, for a reviewer to check.
 
-KNOWN_BACK_EDGES lists the edges that point up the layers today; the list may only shrink. A change
-that adds a use of a higher folder from a lower one fails, naming the edge and the names that made it,
-and so does one that removes a known edge without removing it from the list (keep the list true).
+KNOWN_BACK_EDGES is empty: no edge points up the layers, and a change that adds a use of a higher folder
+from a lower one fails, naming the edge and the names that made it. (The list stays, so that an edge
+can be named with its reason while it is being removed; it must be empty on main.)
 
-Usage: Scripts/check-layers.py [--graph] [--dot]
-  --graph  print every edge with the names that made it (the default prints the edges only)
-  --dot    print the graph in Graphviz DOT
+Usage: Scripts/check-layers.py [--graph] [--dot] [--self-test]
+  --graph      print every edge with the names that made it (the default prints the edges only)
+  --dot        print the graph in Graphviz DOT
+  --self-test  copy the engine, plant a back edge (Internal/ naming ContainerStorage) and check that the
+               check fails on it, then that the untouched engine passes
 """
 
 import collections
@@ -30,6 +32,7 @@ ENGINE = ROOT / "Sources" / "DependencyKit"
 # Bottom first. A folder may use folders of its own index or lower.
 LAYERS = [
     ["Internal"],
+    ["Instances"],
     ["Resolution"],
     ["Lifetimes"],
     ["Injection"],
@@ -37,19 +40,8 @@ LAYERS = [
     ["Modules", "Registry"],
 ]
 
-# The edges that point up the layers today, and why each is there. Each one removed is a step towards
-# layers you can draw; none may be added.
-KNOWN_BACK_EDGES = {
-    ("Internal", "Injection"): "RuntimeShortcuts.swift holds ScopeFrame's binding and ContainerStorage's kept copy",
-    ("Internal", "Lifetimes"): "RuntimeShortcuts.swift reads the shared-instance table's conversion word",
-    ("Internal", "Resolution"): "RuntimeShortcuts.swift keeps conversions in the container",
-    ("Resolution", "Diagnostics"): "the resolution hook calls the diagnosed path (ResolutionFrame.swift)",
-    ("Resolution", "Injection"): "InjectableContainer names its injector (DependencyInjecting)",
-    ("Resolution", "Lifetimes"): "the asynchronous hook binds a graph (GraphFrame); a container owns SharedInstances",
-    ("Lifetimes", "Injection"): "cached lifetimes ask the override scope in effect for the instances it owns (OwnedInstances.swift)",
-    ("Lifetimes", "Diagnostics"): "eager start-up and validation report through Diagnostics",
-    ("Injection", "Diagnostics"): "overrides report a malformed one to the test context; the storage reports a global install while tests are scoped; Context.global exempts escaped work",
-}
+# The edges that point up the layers, with their reasons: none.
+KNOWN_BACK_EDGES: dict = {}
 
 DECLARATION = re.compile(
     r"^(?P<indent>[ ]*)(?:@[\w()\"., :]+\s+)*(?:(?:public|package|internal|private|fileprivate|open|final|static|"
@@ -158,5 +150,34 @@ def main() -> int:
     return 1 if problems else 0
 
 
+def self_test() -> int:
+    """Plants a back edge in a copy of the engine and checks that the check catches it."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as work:
+        copy = pathlib.Path(work) / "Sources" / "DependencyKit"
+        shutil.copytree(ENGINE, copy)
+        shutil.copytree(ROOT / "Scripts", pathlib.Path(work) / "Scripts")
+        planted = copy / "Internal" / "PlantedBackEdge.swift"
+        planted.write_text("func plantedBackEdge(_ storage: ContainerStorage<Int>) {}\n")
+        script = pathlib.Path(work) / "Scripts" / "check-layers.py"
+        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+        if run.returncode == 0 or "new back edge: Internal -> Injection" not in run.stderr:
+            print("check-layers self-test: a planted back edge was not caught", file=sys.stderr)
+            print(run.stdout + run.stderr, file=sys.stderr)
+            return 1
+        print("check-layers self-test: the planted edge fails the check:")
+        print("  " + run.stderr.strip())
+        planted.unlink()
+        if subprocess.run([sys.executable, str(script)], capture_output=True).returncode != 0:
+            print("check-layers self-test: the engine without the planted edge fails", file=sys.stderr)
+            return 1
+    return 0
+
+
 if __name__ == "__main__":
+    if "--self-test" in sys.argv:
+        sys.exit(self_test() or main())
     sys.exit(main())

@@ -64,7 +64,8 @@ struct RuntimeShortcutTests {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let bound = ToyCore(marker: 84)
                 let other = ToyCore(marker: 85)
-                let wrong = ContainerConversions.add(other as any ToyDependency, of: other)!
+                let wrong = ContainerConversions.add(
+                    other as any ToyDependency, of: other, to: other.sharedInstances.conversions)!
                 let frame = ScopeFrame(
                     storage: ToyInjector.storage.liveScopes, owner: bound, binding: wrong, parent: nil)
                 _ = ScopeFrame.bind(frame) { currentMarker() }

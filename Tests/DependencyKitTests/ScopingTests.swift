@@ -207,9 +207,14 @@ struct ScopingTests {
             do {
                 let container = OtherCore(name: "boxed")
                 freed = container
-                #expect(ContainerConversions.add(Boxed(flag: 7, container: container), of: container) == nil)
+                #expect(
+                    ContainerConversions.add(
+                        Boxed(flag: 7, container: container), of: container, to: container.sharedInstances.conversions)
+                        == nil)
                 #expect(container.sharedInstances.conversions.pointee == 0)
-                #expect(ContainerConversions.add(container, of: container) != nil)
+                #expect(
+                    ContainerConversions.add(container, of: container, to: container.sharedInstances.conversions) != nil
+                )
             }
             #expect(freed == nil)
         }

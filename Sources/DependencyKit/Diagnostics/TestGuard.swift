@@ -79,6 +79,10 @@ package enum TestGuard {
         func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
             TestGuard.inspect(resolution, chain: chain)
         }
+
+        func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
+            TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: storage)
+        }
     }
 
     /// Watches `storage`'s installed containers, so that the guard can tell a global container from a
@@ -285,31 +289,21 @@ package enum TestGuard {
     }
 
     /// What a test or suite has opted out of.
-    package struct Exemptions: OptionSet, Sendable {
-        package let rawValue: Int
+    package typealias Exemptions = Interception.Exemptions
+}
 
-        package init(rawValue: Int) { self.rawValue = rawValue }
+extension Interception.Exemptions {
+    /// The exemptions in effect for the current task.
+    package static var current: Self { Interception.current.exemptions }
 
-        /// Live leaves may be served by production code.
-        package static let liveDependencies = Exemptions(rawValue: 1)
-        /// The test may install global containers while scoped tests run.
-        package static let globalInstalls = Exemptions(rawValue: 2)
-
-        /// The work reads the global container on purpose (`DependencyContainer.Context.global`).
-        package static let globalReads = Exemptions(rawValue: 4)
-
-        /// The exemptions in effect for the current task.
-        package static var current: Exemptions { Exemptions(rawValue: Interception.current.exemptions) }
-
-        /// Runs `operation` with `exemptions` added to the current task's.
-        package static func adding<R>(
-            _ exemptions: Exemptions,
-            isolation: isolated (any Actor)? = #isolation,
-            operation: () async throws -> R
-        ) async rethrows -> R {
-            try await Interception.with(
-                { $0.exemptions |= exemptions.rawValue }, isolation: isolation, operation: operation)
-        }
+    /// Runs `operation` with `exemptions` added to the current task's.
+    package static func adding<R>(
+        _ exemptions: Self,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await Interception.updating(
+            { $0.exemptions.formUnion(exemptions) }, isolation: isolation, operation: operation)
     }
 }
 
@@ -332,17 +326,27 @@ package final class TestContext: ResolutionInterceptor {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await Interception.with({ $0.test = self }, isolation: isolation, operation: operation)
+        try await Interception.updating({ $0.test = self }, isolation: isolation, operation: operation)
     }
 
     /// Runs `operation` with this context as the current task's.
     package func bind<R>(operation: () throws -> R) rethrows -> R {
-        try Interception.with({ $0.test = self }, operation: operation)
+        try Interception.updating({ $0.test = self }, operation: operation)
     }
 
     /// Looks at a resolution of this test's work (see ``TestGuard/inspect(_:chain:)``).
     package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
         TestGuard.inspect(resolution, chain: chain)
+    }
+
+    /// Records a problem of this test's work, once per key.
+    package func record(_ key: String, _ message: () -> String) -> Bool {
+        reportOnce(key, message)
+        return true
+    }
+
+    package func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
+        TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: storage)
     }
 
     /// Records an issue in the test this context belongs to.
@@ -434,14 +438,4 @@ package final class TestContext: ResolutionInterceptor {
     package static func restoreProcessBinding(_ previous: TestContext?) {
         Interception.processWide.withLock { $0.test = previous ?? TestGuard.escapedWork }
     }
-}
-
-/// What the test guard asks of an injector's storage: which containers it installed, and its count of
-/// live test scopes. ``ContainerStorage`` adopts it; only DependencyKitTesting hands one to the guard.
-package protocol InstalledContainers: AnyObject, Sendable {
-    /// The storage's count of live test scopes.
-    var testScopes: AtomicWord { get }
-
-    /// Whether the object with this identity is a container this storage installed.
-    func isInstalled(_ id: ObjectIdentifier) -> Bool
 }

@@ -161,9 +161,9 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     /// Installs `container`; `reportingToGuard` is `false` for a ``reset()``, which puts the default
     /// back rather than swapping in a container of the caller's.
     private func install(_ container: Container, reportingToGuard: Bool) {
-        let liveTestScopes = testScopes.loadRelaxed()
-        if _slowPath(liveTestScopes != 0), reportingToGuard {
-            TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: Self.self)
+        let running = testScopes.loadRelaxed()
+        if _slowPath(running != 0), reportingToGuard {
+            Interception.test?.reportGlobalInstall(of: container, liveTestScopes: running, storage: Self.self)
         }
         let box = Box(container)
         let kept: Int? = state.withLock { state in
@@ -340,5 +340,87 @@ extension ContainerStorage {
         }
         keep(refined, of: container)
         return refined
+    }
+}
+
+/// What the test guard asks of an injector's storage: which containers it installed, and its count of
+/// live test scopes. ``ContainerStorage`` adopts it; only DependencyKitTesting hands one to the guard.
+package protocol InstalledContainers: AnyObject, Sendable {
+    /// The storage's count of live test scopes.
+    var testScopes: AtomicWord { get }
+
+    /// Whether the object with this identity is a container this storage installed.
+    func isInstalled(_ id: ObjectIdentifier) -> Bool
+}
+
+// The kept conversions of Internal/RuntimeShortcuts.swift (section 4), as the storage reads them.
+
+extension ContainerStorage {
+    /// The container in effect, as `Refined`, if the container converted itself to `Refined`
+    /// before (see ``ContainerConversions``); `nil` otherwise, for a container that is not a
+    /// ``DependencyContainer``, and always in the public-API build.
+    ///
+    /// Read without a cast: the copy the container keeps, found in its list of conversions. The
+    /// copy is read while its container is alive: a scope frame the current task keeps, or an
+    /// installed box, which is never freed.
+    @inlinable
+    @inline(__always)
+    package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
+        #if PublicAPIOnly
+            return nil
+        #else
+            if _slowPath(liveScopes.loadRelaxed() != 0),
+                let frame = innermostFrame(from: ScopeFrame.borrowedInnermost)
+            {
+                return frame._withUnsafeGuaranteedRef { frame in
+                    ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)
+                        .map {
+                            Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: frame.owner)
+                        }
+                }
+            }
+            let raw = installedBox.loadAcquire()
+            guard _fastPath(raw != 0) else { return nil }
+            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                ._withUnsafeGuaranteedRef { box in
+                    guard let conversions = box.conversions else { return nil }
+                    return ContainerConversions.find(in: conversions, as: Refined.self)
+                        .map {
+                            Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: box.container)
+                        }
+                }
+        #endif
+    }
+
+    /// `converted`, checked in debug builds to be `container` (see ``RuntimeShortcutCheck``).
+    @inlinable
+    @inline(__always)
+    static func checkedConversion<Refined, Owner>(_ converted: Refined, of container: Owner) -> Refined {
+        #if DEBUG
+            RuntimeShortcutCheck.conversion(converted, of: container as AnyObject)
+        #endif
+        return converted
+    }
+
+    /// Keeps `refined`, the container as `Refined`, in the container for the next reads (nothing in
+    /// the public-API build).
+    static func keep<Refined>(_ refined: Refined, of container: Container) {
+        #if !PublicAPIOnly
+            if let base = container as AnyObject as? DependencyContainer {
+                _ = ContainerConversions.add(refined, of: base, to: base.sharedInstances.conversions)
+            }
+        #endif
+    }
+}
+
+extension ContainerStorage.Box {
+    /// The list of conversions `container` keeps, or `nil` for a container type that does not derive
+    /// from ``DependencyContainer`` (always, in the public-API build).
+    static func conversions(of container: Container) -> UnsafeMutablePointer<Int>? {
+        #if PublicAPIOnly
+            return nil
+        #else
+            return (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
+        #endif
     }
 }

@@ -149,7 +149,7 @@ final class OverrideSet: ResolutionInterceptor {
         }
 
         /// Takes `entry` out for good: a malformed override.
-        func remove(_ entry: Entry) {
+        func drop(_ entry: Entry) {
             index.withLock { index in
                 for key in index.named.keys { index.named[key]?.removeAll { $0 === entry } }
                 for bucket in index.pending.keys { index.pending[bucket]?.removeAll { $0 === entry } }
@@ -176,7 +176,7 @@ final class OverrideSet: ResolutionInterceptor {
     /// The views of this set made so far, by resolve and ceiling: each made once.
     private let views = Locked<[Key: [Int: OverrideSet]]>([:])
     /// The cached instances this scope owns, per container (see ``instances(for:)``).
-    private let owned = Locked<[ObjectIdentifier: OwnedInstances]>([:])
+    private let instanceTables = Locked<[ObjectIdentifier: OwnedInstances]>([:])
 
     private init(entries: Entries, ceilings: [Key: Int], probe: Probe? = nil) {
         self.entries = entries
@@ -213,11 +213,11 @@ final class OverrideSet: ResolutionInterceptor {
     /// The cached instances this scope owns for `container`, made on first use: the one place the
     /// cached lifetimes learn where an instance lives (the rule in the type's discussion).
     func instances(for container: DependencyContainer) -> OwnedInstances? {
-        owned.withLock { owned in
+        instanceTables.withLock { tables in
             let id = ObjectIdentifier(container)
-            if let made = owned[id] { return made }
+            if let made = tables[id] { return made }
             let made = OwnedInstances(container: container)
-            owned[id] = made
+            tables[id] = made
             return made
         }
     }
@@ -239,7 +239,7 @@ final class OverrideSet: ResolutionInterceptor {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
         var index = outer?.entries.index.withLock { $0 } ?? Entries.Index()
-        var own: [Entry] = []
+        var recorded: [Entry] = []
         for override in overrides {
             guard let (entry, type, name) = override.record(container) else { continue }
             let bucket = Bucket(container: ObjectIdentifier(entry.container), type: type)
@@ -248,10 +248,10 @@ final class OverrideSet: ResolutionInterceptor {
             } else {
                 index.pending[bucket, default: []].append(entry)
             }
-            own.append(entry)
+            recorded.append(entry)
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
-        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), own)
+        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), recorded)
     }
 
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
@@ -259,7 +259,7 @@ final class OverrideSet: ResolutionInterceptor {
     static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
         let diverted = divertNestedResolutions()
         defer { endDivertingNestedResolutions(diverted) }
-        return try Interception.with({ $0.overrides = set }, operation: operation)
+        return try Interception.updating({ $0.overrides = set }, operation: operation)
     }
 
     /// The asynchronous form of ``bind(_:operation:)``.
@@ -268,7 +268,7 @@ final class OverrideSet: ResolutionInterceptor {
         isolation: isolated (any Actor)?,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await Interception.with({ $0.overrides = set }, isolation: isolation, operation: operation)
+        try await Interception.updating({ $0.overrides = set }, isolation: isolation, operation: operation)
     }
 
     // MARK: - Answering
@@ -285,13 +285,12 @@ final class OverrideSet: ResolutionInterceptor {
         container: AnyObject,
         next: () throws(Failure) -> T
     ) throws(Failure) -> T? {
-        let set = self
         let key = Key(
             bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
-        let found = set.identifyPending(in: key.bucket, answering: key)
-        guard let entry = set.entry(for: key) else { return nil }
+        let found = identifyPending(in: key.bucket, answering: key)
+        guard let entry = entry(for: key) else { return nil }
         entry.noteAnswered()
-        let below = set.view(below: entry.sequence, for: key)
+        let below = view(below: entry.sequence, for: key)
         let value: T?
         if entry.answer.isRelative {
             let base: T
@@ -300,12 +299,12 @@ final class OverrideSet: ResolutionInterceptor {
             } else {
                 base = try Interception.outcome(overrides: below, next).get()
             }
-            value = Interception.with({ $0.overrides = below }, operation: { entry.answer.transform(base) })
+            value = Interception.updating({ $0.overrides = below }, operation: { entry.answer.transform(base) })
         } else {
             value = entry.answer.value(as: T.self)
         }
         guard let value else {
-            set.refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
+            refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
             return nil
         }
         return value
@@ -321,21 +320,20 @@ final class OverrideSet: ResolutionInterceptor {
         isolation: isolated (any Actor)?,
         next: () async throws(Failure) -> T
     ) async throws(Failure) -> T? {
-        let set = self
         let key = Key(
             bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
-        guard let entry = set.entry(for: key) else { return nil }
+        guard let entry = entry(for: key) else { return nil }
         entry.noteAnswered()
         let value: T?
         if entry.answer.isRelative {
-            let below = set.view(below: entry.sequence, for: key)
+            let below = view(below: entry.sequence, for: key)
             let base = try await Interception.outcome(overrides: below, isolation: isolation, next).get()
-            value = Interception.with({ $0.overrides = below }, operation: { entry.answer.transform(base) })
+            value = Interception.updating({ $0.overrides = below }, operation: { entry.answer.transform(base) })
         } else {
             value = entry.answer.value(as: T.self)
         }
         guard let value else {
-            set.refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
+            refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
             return nil
         }
         return value
@@ -376,7 +374,7 @@ final class OverrideSet: ResolutionInterceptor {
                 entries.file(entry, under: Key(bucket: bucket, name: name))
                 continue
             case .refused:
-                entries.remove(entry)
+                entries.drop(entry)
                 continue
             case .pending:
                 break
@@ -400,7 +398,7 @@ final class OverrideSet: ResolutionInterceptor {
     /// Takes a malformed entry out, reporting `problem` when there is one to report.
     private func refuse(_ entry: Entry, problem: String?) {
         entry.settle(.refused)
-        entries.remove(entry)
+        entries.drop(entry)
         if let problem { OverrideProblem.report(problem) }
     }
 
@@ -444,11 +442,7 @@ struct Placeholder: @unchecked Sendable {
 /// rest of the run goes on), else a stop with the message, since no test is there to fail.
 enum OverrideProblem {
     static func report(_ message: String) {
-        if let context = TestContext.inEffect {
-            context.reportOnce("override: " + message) { message }
-            return
-        }
-        fatalError(message)
+        guard Interception.test?.record("override: " + message, { message }) == true else { fatalError(message) }
     }
 }
 
@@ -553,7 +547,7 @@ final class OverrideRecording: ResolutionInterceptor {
         let recording = OverrideRecording(type: type, mode: mode)
         DiagnosticsWord.count(in: .overrideSet)
         let diverted = divertNestedResolutions()
-        Interception.with({ $0.overrides = recording }, operation: selector)
+        Interception.updating({ $0.overrides = recording }, operation: selector)
         endDivertingNestedResolutions(diverted)
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
         let calls = recording.calls.withLock { $0 }

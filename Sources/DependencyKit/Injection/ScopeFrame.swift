@@ -1,3 +1,10 @@
+#if PublicAPIOnly
+    internal import _DependencyKitShims
+#else
+    // `public import`: the per-thread scope is read by inlinable code in client modules.
+    public import _DependencyKitShims
+#endif
+
 /// One binding of a container to a storage in the current task's scope chain.
 ///
 /// Frames form a linked list held in a single task-local, innermost first. A frame counts
@@ -142,4 +149,105 @@ package final class ScopeFrame: Sendable {
     @inlinable
     @inline(__always)
     static var borrowedInnermost: UnsafeRawPointer? { shortcut ?? borrowedHead }
+}
+
+// The runtime shortcuts (Internal/RuntimeShortcuts.swift) a frame uses: the per-thread copy of the
+// scope chain (section 3) and the kept conversion it binds (section 4).
+
+extension ScopeFrame {
+    /// Runs `operation` with `frame` recorded in this thread's slot, for this task.
+    /// - Parameters:
+    ///   - frame: The innermost frame, or `nil` for a scope that binds no container.
+    ///   - operation: The code to run; it binds `frame` in the task-local.
+    @inline(__always)
+    static func withThreadSlot<R>(_ frame: ScopeFrame?, _ operation: () throws -> R) rethrows -> R {
+        #if PublicAPIOnly
+            return try operation()
+        #else
+            let outer = dk_thread_scope_get()
+            dk_thread_scope_set(
+                dk_thread_scope(task: currentTaskAddress(), frame: frame.map { address(of: $0) }, bound: 1)
+            )
+            defer { dk_thread_scope_set(outer) }
+            return try operation()
+        #endif
+    }
+
+    /// The innermost frame of the synchronous scope running on this thread for the current task.
+    ///
+    /// - Returns: `.some(frame)` (possibly `.some(nil)`: a synchronous scope that binds nothing)
+    ///   when the shortcut applies; `nil` when the caller must read the task-local (always, in the
+    ///   public-API build).
+    @inlinable
+    @inline(__always)
+    static var shortcut: UnsafeRawPointer?? {
+        #if PublicAPIOnly
+            return nil
+        #else
+            let slot = dk_thread_scope_get()
+            guard slot.bound != 0, slot.task == currentTaskAddress() else { return nil }
+            #if DEBUG
+                RuntimeShortcutCheck.threadScope(
+                    found: slot.frame ?? address(of: root), expected: address(of: chainLocal.get()))
+            #endif
+            return .some(slot.frame)
+        #endif
+    }
+}
+
+extension ScopeFrame {
+    #if PublicAPIOnly
+        /// How a frame holds its container as its storage's `Container` type: a box.
+        @usableFromInline
+        typealias Binding = any AnyObject & Sendable
+
+        /// The box of ``Binding`` in the public-API build.
+        @usableFromInline
+        final class BindingBox<Container: Sendable>: Sendable {
+            @usableFromInline
+            let container: Container
+
+            init(_ container: Container) { self.container = container }
+        }
+    #else
+        /// How a frame holds its container as its storage's `Container` type: the address of the copy
+        /// the container keeps of itself (see ``ContainerConversions``).
+        @usableFromInline
+        typealias Binding = UnsafeRawPointer
+    #endif
+
+    /// The binding of `container` as `Container` made by an earlier scope, if any (never, in the
+    /// public-API build).
+    static func keptBinding<Container>(of container: DependencyContainer, as _: Container.Type) -> Binding? {
+        #if PublicAPIOnly
+            return nil
+        #else
+            return ContainerConversions.find(in: container.sharedInstances.conversions, as: Container.self)
+        #endif
+    }
+
+    /// Makes the binding of `container`, given as `converted`; `nil` when `Container` does not hold
+    /// the container by reference.
+    static func makeBinding<Container: Sendable>(of container: DependencyContainer, converted: Container) -> Binding? {
+        #if PublicAPIOnly
+            return BindingBox(converted)
+        #else
+            return ContainerConversions.add(converted, of: container, to: container.sharedInstances.conversions)
+        #endif
+    }
+
+    /// The bound container, as its storage's `Container` type.
+    @inlinable
+    @inline(__always)
+    func boundContainer<Container: Sendable>(as _: Container.Type) -> Container {
+        #if PublicAPIOnly
+            return unsafeDowncast(binding, to: BindingBox<Container>.self).container
+        #else
+            let container = binding.assumingMemoryBound(to: Container.self).pointee
+            #if DEBUG
+                RuntimeShortcutCheck.conversion(container, of: owner)
+            #endif
+            return container
+        #endif
+    }
 }

@@ -118,10 +118,10 @@ extension DependencyContainer {
         /// - Returns: What `operation` returns.
         public func run<R>(_ operation: () throws -> R) rethrows -> R {
             if readsGlobalOnPurpose {
-                return try Interception.with(
+                return try Interception.updating(
                     { global in
                         global.overrides = nil
-                        global.exemptions |= TestGuard.Exemptions.globalReads.rawValue
+                        global.exemptions.insert(.globalReads)
                     }, operation: { try ScopeFrame.bind(nil, operation: operation) })
             }
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
@@ -142,10 +142,10 @@ extension DependencyContainer {
             _ operation: () async throws -> R
         ) async rethrows -> R {
             if readsGlobalOnPurpose {
-                return try await Interception.with(
+                return try await Interception.updating(
                     { global in
                         global.overrides = nil
-                        global.exemptions |= TestGuard.Exemptions.globalReads.rawValue
+                        global.exemptions.insert(.globalReads)
                     }, isolation: isolation,
                     operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) })
             }

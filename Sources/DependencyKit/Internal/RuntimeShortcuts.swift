@@ -177,47 +177,6 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
 //
 // Public API: no per-thread copy; every scoped read goes through the task-local.
 
-extension ScopeFrame {
-    /// Runs `operation` with `frame` recorded in this thread's slot, for this task.
-    /// - Parameters:
-    ///   - frame: The innermost frame, or `nil` for a scope that binds no container.
-    ///   - operation: The code to run; it binds `frame` in the task-local.
-    @inline(__always)
-    static func withThreadSlot<R>(_ frame: ScopeFrame?, _ operation: () throws -> R) rethrows -> R {
-        #if PublicAPIOnly
-            return try operation()
-        #else
-            let outer = dk_thread_scope_get()
-            dk_thread_scope_set(
-                dk_thread_scope(task: currentTaskAddress(), frame: frame.map { address(of: $0) }, bound: 1)
-            )
-            defer { dk_thread_scope_set(outer) }
-            return try operation()
-        #endif
-    }
-
-    /// The innermost frame of the synchronous scope running on this thread for the current task.
-    ///
-    /// - Returns: `.some(frame)` (possibly `.some(nil)`: a synchronous scope that binds nothing)
-    ///   when the shortcut applies; `nil` when the caller must read the task-local (always, in the
-    ///   public-API build).
-    @inlinable
-    @inline(__always)
-    static var shortcut: UnsafeRawPointer?? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            let slot = dk_thread_scope_get()
-            guard slot.bound != 0, slot.task == currentTaskAddress() else { return nil }
-            #if DEBUG
-                RuntimeShortcutCheck.threadScope(
-                    found: slot.frame ?? address(of: root), expected: address(of: chainLocal.get()))
-            #endif
-            return .some(slot.frame)
-        #endif
-    }
-}
-
 // MARK: - 4. Conversions kept in raw blocks
 
 // Assumes: a container's injector type is the container class or an existential of a class-bound
@@ -240,156 +199,12 @@ extension ScopeFrame {
 // Public API: a scope frame holds a box with the converted container (one more allocation per
 // scope); `dependencies(as:)` casts on every read.
 
-extension ScopeFrame {
-    #if PublicAPIOnly
-        /// How a frame holds its container as its storage's `Container` type: a box.
-        @usableFromInline
-        typealias Binding = any AnyObject & Sendable
-
-        /// The box of ``Binding`` in the public-API build.
-        @usableFromInline
-        final class BindingBox<Container: Sendable>: Sendable {
-            @usableFromInline
-            let container: Container
-
-            init(_ container: Container) { self.container = container }
-        }
-    #else
-        /// How a frame holds its container as its storage's `Container` type: the address of the copy
-        /// the container keeps of itself (see ``ContainerConversions``).
-        @usableFromInline
-        typealias Binding = UnsafeRawPointer
-    #endif
-
-    /// The binding of `container` as `Container` made by an earlier scope, if any (never, in the
-    /// public-API build).
-    static func keptBinding<Container>(of container: DependencyContainer, as _: Container.Type) -> Binding? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            return ContainerConversions.find(in: container.sharedInstances.conversions, as: Container.self)
-        #endif
-    }
-
-    /// Makes the binding of `container`, given as `converted`; `nil` when `Container` does not hold
-    /// the container by reference.
-    static func makeBinding<Container: Sendable>(of container: DependencyContainer, converted: Container) -> Binding? {
-        #if PublicAPIOnly
-            return BindingBox(converted)
-        #else
-            return ContainerConversions.add(converted, of: container)
-        #endif
-    }
-
-    /// The bound container, as its storage's `Container` type.
-    @inlinable
-    @inline(__always)
-    func boundContainer<Container: Sendable>(as _: Container.Type) -> Container {
-        #if PublicAPIOnly
-            return unsafeDowncast(binding, to: BindingBox<Container>.self).container
-        #else
-            let container = binding.assumingMemoryBound(to: Container.self).pointee
-            #if DEBUG
-                RuntimeShortcutCheck.conversion(container, of: owner)
-            #endif
-            return container
-        #endif
-    }
-}
-
-extension ContainerStorage {
-    /// The container in effect, as `Refined`, if the container converted itself to `Refined`
-    /// before (see ``ContainerConversions``); `nil` otherwise, for a container that is not a
-    /// ``DependencyContainer``, and always in the public-API build.
-    ///
-    /// Read without a cast: the copy the container keeps, found in its list of conversions. The
-    /// copy is read while its container is alive: a scope frame the current task keeps, or an
-    /// installed box, which is never freed.
-    @inlinable
-    @inline(__always)
-    package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            if _slowPath(liveScopes.loadRelaxed() != 0),
-                let frame = innermostFrame(from: ScopeFrame.borrowedInnermost)
-            {
-                return frame._withUnsafeGuaranteedRef { frame in
-                    ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)
-                        .map {
-                            Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: frame.owner)
-                        }
-                }
-            }
-            let raw = installedBox.loadAcquire()
-            guard _fastPath(raw != 0) else { return nil }
-            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                ._withUnsafeGuaranteedRef { box in
-                    guard let conversions = box.conversions else { return nil }
-                    return ContainerConversions.find(in: conversions, as: Refined.self)
-                        .map {
-                            Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: box.container)
-                        }
-                }
-        #endif
-    }
-
-    /// `converted`, checked in debug builds to be `container` (see ``RuntimeShortcutCheck``).
-    @inlinable
-    @inline(__always)
-    static func checkedConversion<Refined, Owner>(_ converted: Refined, of container: Owner) -> Refined {
-        #if DEBUG
-            RuntimeShortcutCheck.conversion(converted, of: container as AnyObject)
-        #endif
-        return converted
-    }
-
-    /// Keeps `refined`, the container as `Refined`, in the container for the next reads (nothing in
-    /// the public-API build).
-    static func keep<Refined>(_ refined: Refined, of container: Container) {
-        #if !PublicAPIOnly
-            if let base = container as AnyObject as? DependencyContainer {
-                _ = ContainerConversions.add(refined, of: base)
-            }
-        #endif
-    }
-}
-
-extension ContainerStorage.Box {
-    /// The list of conversions `container` keeps, or `nil` for a container type that does not derive
-    /// from ``DependencyContainer`` (always, in the public-API build).
-    static func conversions(of container: Container) -> UnsafeMutablePointer<Int>? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            return (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
-        #endif
-    }
-}
-
-extension DependencyContainer {
-    /// Frees the container's kept conversions, from its `deinit`.
-    func endConversions() {
-        #if !PublicAPIOnly
-            ContainerConversions.end(sharedInstances.conversions)
-        #endif
-    }
-}
-
 #if !PublicAPIOnly
     extension AtomicWord {
         /// A second word in the same allocation, `0` until written; read and written with the same
         /// atomics. Only ``SharedInstances`` uses it, for its container's conversions.
         @inlinable
         package var spare: UnsafeMutablePointer<Int> { word + 1 }
-    }
-
-    extension SharedInstances {
-        /// The head of the container's conversions (see ``ContainerConversions``): `0`, or the
-        /// address of the newest block. Kept in the spare word of ``newestTable``, so that a container
-        /// costs no allocation for it until it is first converted.
-        @inlinable
-        package var conversions: UnsafeMutablePointer<Int> { newestTable.spare }
     }
 
     /// A container's conversions to the container types it is read as, kept by the container itself so
@@ -427,14 +242,17 @@ extension DependencyContainer {
             find(from: dk_atomic_load_acquire(list), as: type)
         }
 
-        /// Keeps `converted` — the container, which holds exactly one reference to it — in the
-        /// container's list, without that reference.
+        /// Keeps `converted` — `container`, which it holds exactly one reference to — in the
+        /// container's `list` of conversions, without that reference.
         /// - Returns: Where the copy is kept: this one, or another thread's that was kept first; `nil`
         ///   when `Converted` does not hold the container as its first word (an `AnyHashable`, say),
         ///   which is then not kept: the caller uses `converted` as it is.
         @usableFromInline
-        static func add<Converted>(_ converted: Converted, of container: DependencyContainer) -> UnsafeRawPointer? {
-            let list = container.sharedInstances.conversions
+        static func add<Converted>(
+            _ converted: Converted,
+            of container: AnyObject,
+            to list: UnsafeMutablePointer<Int>
+        ) -> UnsafeRawPointer? {
             let block = UnsafeMutableRawPointer.allocate(
                 byteCount: valueOffset + MemoryLayout<Converted>.size,
                 alignment: max(MemoryLayout<Converted>.alignment, MemoryLayout<Int>.alignment))

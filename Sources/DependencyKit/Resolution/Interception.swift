@@ -38,7 +38,14 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     func begin(_ resolution: Resolution, parent: Int?) -> Int?
 
     /// Records the concrete type a recorded resolution produced.
-    func finish(_ node: Int, resolvedType: any Any.Type)
+    func finish(_ node: Int, producing type: any Any.Type)
+
+    /// Records a problem the work made, once per `key`: a malformed override. Returns `false` when no
+    /// test takes it, and the caller stops with the message instead.
+    func record(_ key: String, _ message: () -> String) -> Bool
+
+    /// Reports a global install on a storage that `liveTestScopes` guarded tests are scoped to.
+    func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type)
 }
 
 extension ResolutionInterceptor {
@@ -63,7 +70,11 @@ extension ResolutionInterceptor {
 
     package func begin(_ resolution: Resolution, parent: Int?) -> Int? { nil }
 
-    package func finish(_ node: Int, resolvedType: any Any.Type) {}
+    package func finish(_ node: Int, producing type: any Any.Type) {}
+
+    package func record(_ key: String, _ message: () -> String) -> Bool { false }
+
+    package func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {}
 }
 
 /// The interceptors in effect for the current task: the one task-local value behind
@@ -77,8 +88,22 @@ package struct Interception: Sendable {
     package var test: (any ResolutionInterceptor)?
     /// The trace that records the work's resolutions.
     package var trace: (any ResolutionInterceptor)?
-    /// What the work is exempt from in the test guard (the raw value of its `Exemptions`).
-    package var exemptions = 0
+    /// What the work is exempt from in the test guard.
+    package var exemptions: Exemptions = []
+
+    /// What a test, a suite or a piece of work has opted out of in the test guard.
+    package struct Exemptions: OptionSet, Sendable {
+        package let rawValue: Int
+
+        package init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Live leaves may be served by production code.
+        package static let liveDependencies = Exemptions(rawValue: 1)
+        /// The test may install global containers while scoped tests run.
+        package static let globalInstalls = Exemptions(rawValue: 2)
+        /// The work reads the global container on purpose (`DependencyContainer.Context.global`).
+        package static let globalReads = Exemptions(rawValue: 4)
+    }
 
     package init() {}
 
@@ -91,7 +116,7 @@ package struct Interception: Sendable {
 
     /// The override scope in effect: the task's, else the process-wide one while any is alive.
     package static var overrides: (any ResolutionInterceptor)? {
-        if let own = current.overrides { return own }
+        if let scoped = current.overrides { return scoped }
         guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else { return nil }
         return processWide.withLock { $0.overrides }
     }
@@ -102,14 +127,14 @@ package struct Interception: Sendable {
     }
 
     /// Runs `operation` with the current interceptors changed by `change`.
-    package static func with<R>(_ change: (inout Interception) -> Void, operation: () throws -> R) rethrows -> R {
+    package static func updating<R>(_ change: (inout Interception) -> Void, operation: () throws -> R) rethrows -> R {
         var value = current
         change(&value)
         return try $current.withValue(value, operation: operation)
     }
 
-    /// The asynchronous form of ``with(_:operation:)``.
-    package static func with<R>(
+    /// The asynchronous form of ``updating(_:operation:)``.
+    package static func updating<R>(
         _ change: (inout Interception) -> Void,
         isolation: isolated (any Actor)?,
         operation: () async throws -> R

@@ -38,7 +38,7 @@ final class ResolutionFrame: Sendable {
     /// `0` for a resolution, `n` for the n-th direct re-entry of the same resolution (a decoration).
     let reentry: Int
     /// The trace recording this resolution, if any.
-    let trace: TraceSession?
+    let trace: (any ResolutionInterceptor)?
     /// This resolution's node in ``trace`` (shared with the outer frame for a re-entry).
     let node: Int?
     /// Set once the resolution has returned or thrown.
@@ -51,7 +51,7 @@ final class ResolutionFrame: Sendable {
     /// traced (another task's trace switched the gate on), so untraced work pays no more than a
     /// task-local read while a trace runs elsewhere.
     private init?(_ resolution: Resolution, word: Int, checksCycles: Bool) {
-        let trace = DiagnosticsWord.isTracing(word) ? Interception.current.trace as? TraceSession : nil
+        let trace = DiagnosticsWord.isTracing(word) ? Interception.current.trace : nil
         guard checksCycles || trace != nil else { return nil }
         let parent = Self.current
         let liveParent = Self.liveFrames(from: parent).first
@@ -154,7 +154,7 @@ final class ResolutionFrame: Sendable {
     /// Records in the trace the concrete type of what the resolution produced.
     fileprivate func recordValue<T>(_ value: T) -> T {
         if reentry == 0, let trace, let node {
-            trace.finish(node, resolvedType: type(of: value as Any))
+            trace.finish(node, producing: type(of: value as Any))
         }
         return value
     }
@@ -266,64 +266,6 @@ func diagnosedResolution<T, Failure: Error>(
     defer { frame.finished.storeRelease(1) }
     return frame.recordValue(
         try await ResolutionFrame.$current.outcome(binding: frame, isolation: isolation, body).get())
-}
-
-/// Records the resolutions of one ``Diagnostics/trace(_:)`` call.
-///
-/// Bound in a task-local for the traced code, so child tasks record into the same session and
-/// a concurrent trace in another task records into its own. Records keep metatypes; names are
-/// only rendered when the trace ends. A session counts itself in the diagnostics word from its
-/// creation until ``close(_:)``.
-final class TraceSession: ResolutionInterceptor {
-
-    private struct Record {
-        let resolution: Resolution
-        let parent: Int?
-        var resolvedType: (any Any.Type)?
-    }
-
-    /// What the traced code resolved, in the order the resolutions began; `nil` once the trace has
-    /// ended, so that work which outlives it records nothing.
-    private let records = Locked<[Record]?>([])
-
-    init() { DiagnosticsWord.count(in: .trace) }
-
-    /// Records that a resolution started; returns its node, or `nil` once the trace has ended.
-    func begin(_ resolution: Resolution, parent: Int?) -> Int? {
-        records.withLock { records in
-            records?.append(Record(resolution: resolution, parent: parent))
-            return records.map { $0.count - 1 }
-        }
-    }
-
-    /// Records the concrete type a resolution returned.
-    func finish(_ node: Int, resolvedType: any Any.Type) {
-        records.withLock { $0?[node].resolvedType = resolvedType }
-    }
-
-    /// Ends the trace and returns the traced code's outcome with the graph.
-    func close<R, Failure: Error>(_ outcome: Result<R, Failure>) throws(Failure) -> (
-        value: R, graph: Diagnostics.ResolutionGraph
-    ) {
-        let records = self.records.withLock { records in
-            defer { records = nil }
-            return records ?? []
-        }
-        DiagnosticsWord.add(-DiagnosticsWord.traceUnit)
-        var children = [[Int]](repeating: [], count: records.count)
-        for (id, record) in records.enumerated() {
-            if let parent = record.parent { children[parent].append(id) }
-        }
-        let nodes = records.enumerated().map { id, record in
-            let step = record.resolution.step
-            return Diagnostics.ResolutionGraph.Node(
-                id: id, name: step.name, requestedType: step.requestedType,
-                resolvedType: record.resolvedType.map { String(describing: $0) }, lifetime: step.lifetime,
-                container: step.container, implementer: step.implementer, childIDs: children[id])
-        }
-        let roots = records.indices.filter { records[$0].parent == nil }
-        return (try outcome.get(), Diagnostics.ResolutionGraph(nodes: nodes, roots: roots))
-    }
 }
 
 extension TaskLocal {

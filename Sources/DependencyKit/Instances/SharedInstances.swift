@@ -242,3 +242,13 @@ struct WeakReference {
     @usableFromInline
     init(object: AnyObject?) { self.object = object }
 }
+
+#if !PublicAPIOnly
+    extension SharedInstances {
+        /// The head of the container's conversions (see ``ContainerConversions``): `0`, or the
+        /// address of the newest block. Kept in the spare word of ``newestTable``, so that a container
+        /// costs no allocation for it until it is first converted.
+        @inlinable
+        package var conversions: UnsafeMutablePointer<Int> { newestTable.spare }
+    }
+#endif

@@ -75,50 +75,6 @@ public enum Diagnostics {
     public static var resolutionChain: [Diagnostics.Step] {
         ResolutionFrame.current?.liveChain ?? []
     }
-
-    /// Runs `body` and returns what it returned with the tree of the resolutions it performed.
-    ///
-    /// Only the current task and its child tasks are traced; a trace running at the same time in
-    /// another task records its own resolutions. Traces nest: the innermost records.
-    ///
-    /// ```swift
-    /// let (greeter, graph) = Diagnostics.trace { GreetingInjector.dependencies.resolveGreeter() }
-    /// try graph.renderDOT().write(to: url, atomically: true, encoding: .utf8)
-    /// ```
-    /// - Parameter body: The code to trace.
-    /// - Returns: `body`'s result and the resolution graph.
-    /// - Throws: What `body` throws, with its type; the graph is then discarded. To keep the
-    ///   graph of a failed run, return a `Result` from `body` instead.
-    public static func trace<R, Failure: Error>(
-        _ body: () throws(Failure) -> R
-    ) throws(Failure) -> (value: R, graph: ResolutionGraph) {
-        let session = TraceSession()
-        // Begun inside a synchronous resolve, the rest of its graph must see the trace too.
-        let diverted = divertNestedResolutions()
-        defer { endDivertingNestedResolutions(diverted) }
-        var traced = Interception.current
-        traced.trace = session
-        return try session.close(Interception.$current.outcome(binding: traced, body))
-    }
-
-    /// Runs the asynchronous `body` and returns what it returned with the tree of the
-    /// resolutions it and its child tasks performed.
-    ///
-    /// See ``trace(_:)``.
-    /// - Parameters:
-    ///   - isolation: The caller's isolation, inherited by `body`.
-    ///   - body: The code to trace.
-    /// - Returns: `body`'s result and the resolution graph.
-    /// - Throws: What `body` throws, with its type; the graph is then discarded.
-    public static func trace<R, Failure: Error>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws(Failure) -> R
-    ) async throws(Failure) -> (value: R, graph: ResolutionGraph) {
-        let session = TraceSession()
-        var traced = Interception.current
-        traced.trace = session
-        return try session.close(await Interception.$current.outcome(binding: traced, isolation: isolation, body))
-    }
 }
 
 extension Diagnostics {
