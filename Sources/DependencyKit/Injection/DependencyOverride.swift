@@ -32,17 +32,9 @@ extension DependencyContainer {
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
-        /// Finds the resolve the override answers (at once for a value; on first use for a relative
-        /// override) and returns its entry with the requested type it answers and, once known, the
-        /// resolve's name; `nil` once a malformed override is reported.
-        let record: @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier, name: String?)?
-
-        private init(
-            record:
-                @escaping @Sendable (Container) -> (entry: OverrideSet.Entry, type: ObjectIdentifier, name: String?)?
-        ) {
-            self.record = record
-        }
+        /// Makes the override's entry for the container: identified at once for a value override, on first
+        /// use for a relative one; `nil` once a malformed override is reported.
+        let entry: @Sendable (Container) -> OverrideSet.Entry?
 
         /// Replaces a resolve with a value.
         ///
@@ -69,10 +61,9 @@ extension DependencyContainer {
                         T.self, mode: .value(Placeholder(value: value)), describedAs: description,
                         selector: { _ = resolve(container) })
                 else { return nil }
-                let entry = OverrideSet.Entry(
-                    container: selected.container, answer: ValueAnswer(value: value),
-                    identity: .resolve(selected.key.name), description: description)
-                return (entry, selected.key.bucket.type, selected.key.name)
+                return OverrideSet.Entry(
+                    key: selected.key, container: selected.container, valueType: T.self,
+                    answer: .value(Placeholder(value: value)), description: description)
             }
         }
 
@@ -104,14 +95,14 @@ extension DependencyContainer {
                     OverrideProblem.report("\(description) is made for \(Container.self), which is not a container.")
                     return nil
                 }
-                let entry = OverrideSet.Entry(
-                    container: object, answer: RelativeAnswer(transform: transform), identity: .pending,
-                    description: description,
+                return OverrideSet.Entry(
+                    key: OverrideSet.Key(container: ObjectIdentifier(object), type: ObjectIdentifier(T.self)),
+                    container: object, valueType: T.self,
+                    answer: .relative { base in (base as? T).map(transform) }, description: description,
                     selector: {
                         // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
                         if let typed = object as? Container { _ = resolve(typed) }
                     })
-                return (entry, ObjectIdentifier(T.self), nil)
             }
         }
     }

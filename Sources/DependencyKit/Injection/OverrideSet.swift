@@ -1,37 +1,31 @@
 /// One override scope: the overrides in effect for the current task, and the cached instances the
-/// scope owns. What `DependencyContainer.Override` installs.
+/// scope owns. What `DependencyContainer.Override` installs, in the seam's override slot.
 ///
-/// A set lives in a task-local, so child tasks and `Task {}` see their parent's overrides and tests
-/// running in parallel never see each other's. Each entry belongs to one container (by identity, kept
-/// alive by the entry) and one resolve (its name and requested type), so an override made for a
-/// test's container never answers another container's resolutions. While a set exists it counts
-/// itself in the diagnostics word, which sends every resolution down the diagnosed path, where
-/// ``answer(_:of:container:next:)`` looks it up first.
+/// Child tasks and `Task {}` see their parent's overrides; tests running in parallel never see each
+/// other's. Each entry belongs to one container (kept alive by the entry, so its identity is not reused)
+/// and one resolve. While a set exists it counts itself in the diagnostics word, which sends every
+/// resolution down the diagnosed path, where ``answer(_:of:container:next:)`` is asked first.
 ///
 /// ## The rule (Writing Tests → "What an override promises")
 ///
-/// An override scope owns every cached instance (`shared`, `weakShared`, `scoped`, `perGraph`, sync and
-/// async) resolved inside it: built there on first use, from any container, and released with the
-/// scope; a container's own instances are never read or written inside. Nothing is inferred from what
-/// a build resolves, so a builder that resolves lazily, on a branch or in a task is served exactly.
-/// ``instances(for:)`` is the one place the cached lifetimes ask.
+/// An override scope owns every cached instance resolved inside it, of every container, sync and async:
+/// built there on first use and released with the scope; a container's own instances are never read or
+/// written inside. Nothing is inferred from what a build resolves. ``instances(for:)`` is the one place
+/// the cached lifetimes ask.
 ///
 /// ## Lookup
 ///
-/// - **A value override is found when its scope begins**, without production code: its selector runs
-///   in a recording that answers the one resolution it makes with the value.
-/// - **A relative override is found on first use of its type**: the first resolution of its container
-///   and requested type runs its selector, whose one resolution is answered with what that resolve
-///   serves without the override (its base), before anything else is served; nothing runs when the
-///   scope begins.
-/// - **Cost does not grow with the overrides alive**: entries are indexed by resolve, in declaration
-///   order; a lookup is a dictionary probe and a binary search for the view's ceiling. A relative
-///   override's base and transform run in a view of the set in which that entry and the later ones for
-///   the same resolve are not in effect; views are made once per entry, so nested relative overrides
+/// - A value override is found when its scope begins: its closure runs in a recording that answers the
+///   one resolution it makes with the value, so no production code runs.
+/// - A relative override is found on the first resolution of its container and type, before anything
+///   else is served: its closure's one resolution is answered with the resolve's base (what it serves
+///   without the override), computed in a probe view in which first uses do not nest.
+/// - Entries are indexed by resolve, in declaration order: a lookup is a dictionary probe and a binary
+///   search for the view's ceiling, whatever the number of overrides alive. A relative override's base
+///   and transform run in the view below its entry, made once per entry, so nested relative overrides
 ///   cost linear in their depth.
 final class OverrideSet: ResolutionInterceptor {
-    /// The overrides in effect for the current task: its scope's, else the process-wide ones a serial
-    /// XCTest installed with its container (`useDependencies(_:_:…)`).
+    /// The overrides in effect: the task's, else the ones a serial XCTest installed for the process.
     static var current: OverrideSet? { Interception.overrides as? OverrideSet }
 
     /// Installs `set` as the process-wide overrides and returns the ones it replaces.
@@ -42,70 +36,60 @@ final class OverrideSet: ResolutionInterceptor {
         }
     }
 
-    /// Which resolves an entry can answer: one container's resolutions of one requested type.
-    struct Bucket: Hashable, Sendable {
+    /// One resolve of one container; with an empty name, every resolve of the type (a bucket).
+    struct Key: Hashable, Sendable {
         let container: ObjectIdentifier
         let type: ObjectIdentifier
+        var name = ""
+
+        var bucket: Key { Key(container: container, type: type) }
     }
 
-    /// One resolve of one container.
-    struct Key: Hashable, Sendable {
-        let bucket: Bucket
-        let name: String
-    }
-
-    /// One override: which resolution of which container it answers, and how.
+    /// One override: which resolve of which container it answers, and how.
     final class Entry: Sendable {
-        /// Later entries win; a relative entry builds on the ones before it.
-        let sequence: Int
-        /// Kept alive by the entry, so its identity is never reused while the entry exists.
-        let container: any AnyObject & Sendable
-        let answer: any OverrideAnswer
-        /// Calls the resolve a relative override selects (its closure), to find it on first use.
-        let selector: (@Sendable () -> Void)?
-        /// How messages name the override.
-        let description: String
-        private let identity: Locked<Identity>
-        /// Set once the entry has answered a resolution.
-        private let answeredWord = AtomicWord(0)
+        enum Answer: Sendable {
+            case value(Placeholder)
+            /// Transforms the base, type-erased; `nil` when the base is not of the override's type.
+            case relative(@Sendable (Any) -> Any?)
+        }
 
         enum Identity: Sendable, Equatable {
             case pending
             case resolve(String)
-            /// Malformed; reported, and never answers.
             case refused
         }
 
+        /// Later entries win; a relative entry builds on the ones before it.
+        let sequence = OverrideSet.nextSequence.add(1)
+        /// The resolve answered, or (name empty) the bucket a relative entry waits in.
+        let key: Key
+        let container: any AnyObject & Sendable
+        let valueType: any Any.Type
+        let answer: Answer
+        /// Calls the resolve a relative override selects, to find it on first use.
+        let selector: (@Sendable () -> Void)?
+        let description: String
+        private let state: Locked<(identity: Identity, answered: Bool)>
+
         init(
-            container: any AnyObject & Sendable,
-            answer: any OverrideAnswer,
-            identity: Identity,
-            description: String,
-            selector: (@Sendable () -> Void)? = nil
+            key: Key, container: any AnyObject & Sendable, valueType: any Any.Type, answer: Answer,
+            description: String, selector: (@Sendable () -> Void)? = nil
         ) {
-            sequence = OverrideSet.nextSequence.add(1)
-            self.container = container
-            self.answer = answer
-            self.identity = Locked(identity)
-            self.description = description
-            self.selector = selector
+            (self.key, self.container, self.valueType, self.answer) = (key, container, valueType, answer)
+            (self.description, self.selector) = (description, selector)
+            state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false))
         }
 
-        var currentIdentity: Identity { identity.withLock { $0 } }
-
-        func settle(_ found: Identity) { identity.withLock { $0 = found } }
-
-        /// Whether the entry has answered a resolution.
-        var hasAnswered: Bool { answeredWord.loadAcquire() != 0 }
-
-        func noteAnswered() { answeredWord.storeRelease(1) }
+        var identity: Identity { state.withLock { $0.identity } }
+        var hasAnswered: Bool { state.withLock { $0.answered } }
+        func settle(_ found: Identity) { state.withLock { $0.identity = found } }
+        func noteAnswered() { state.withLock { $0.answered = true } }
 
         /// What to tell a test whose override nothing resolved; `nil` for a malformed one (already reported).
         var unusedMessage: String? {
             let container = Swift.type(of: self.container)
-            switch currentIdentity {
-            case .refused:
-                return nil
+            switch identity {
+            case .refused: return nil
             case .resolve(let name):
                 return """
                     This test overrides \(name) of \(container), but nothing resolved it: the test no longer \
@@ -114,45 +98,42 @@ final class OverrideSet: ResolutionInterceptor {
                     """
             case .pending:
                 return """
-                    This test has a relative override of a \(answer.valueType) for \(container), but nothing \
-                    resolved a \(answer.valueType) of that container: the test no longer exercises what it \
-                    fakes. Remove the override, or reach the code under test through the container.
+                    This test has a relative override of a \(valueType) for \(container), but nothing resolved a \
+                    \(valueType) of that container: the test no longer exercises what it fakes. Remove the \
+                    override, or reach the code under test through the container.
                     """
             }
         }
     }
 
-    /// The entries of one scope, indexed; shared by the scope and every view made of it.
+    /// The entries of one scope, shared by the scope and its views: identified ones by resolve and
+    /// relative ones waiting for their first use by bucket, each list in ascending sequence.
     final class Entries: Sendable {
         struct Index {
-            /// Identified entries by resolve, in ascending sequence.
             var named: [Key: [Entry]] = [:]
-            /// Relative entries not yet identified, by bucket, in ascending sequence.
-            var pending: [Bucket: [Entry]] = [:]
+            var pending: [Key: [Entry]] = [:]
         }
 
         let index: Locked<Index>
 
         init(_ index: Index) { self.index = Locked(index) }
 
-        /// Moves `entry`, now identified as `key`'s, from the pending entries to the named ones.
+        /// Moves `entry`, now identified as `key`'s, from the waiting entries to the named ones.
         func file(_ entry: Entry, under key: Key) {
             index.withLock { index in
                 index.pending[key.bucket]?.removeAll { $0 === entry }
-                if index.pending[key.bucket]?.isEmpty == true { index.pending[key.bucket] = nil }
                 var list = index.named[key] ?? []
                 guard !list.contains(where: { $0 === entry }) else { return }
-                let position = list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex
-                list.insert(entry, at: position)
+                list.insert(entry, at: list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex)
                 index.named[key] = list
             }
         }
 
-        /// Takes `entry` out for good: a malformed override.
+        /// Takes a malformed entry out for good.
         func drop(_ entry: Entry) {
             index.withLock { index in
                 for key in index.named.keys { index.named[key]?.removeAll { $0 === entry } }
-                for bucket in index.pending.keys { index.pending[bucket]?.removeAll { $0 === entry } }
+                index.pending[entry.key.bucket]?.removeAll { $0 === entry }
             }
         }
     }
@@ -162,26 +143,16 @@ final class OverrideSet: ResolutionInterceptor {
     let entries: Entries
     /// Per resolve, the sequence at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
-    /// Set in the views a relative override's first use computes its base in (see
-    /// ``identifyPending(in:answering:)``); `nil` in a scope and its views.
-    let probe: Probe?
-
-    /// What a first use learns about the base it computed: whether another relative override still
-    /// waited for its first use there, so the base may lack it and is computed again when served.
-    final class Probe: Sendable {
-        private let word = AtomicWord(0)
-        var skippedPending: Bool { word.loadAcquire() != 0 }
-        func noteSkippedPending() { word.storeRelease(1) }
-    }
-    /// The views of this set made so far, by resolve and ceiling: each made once.
+    /// Set in the views a relative override's first use computes its base in; `true` once a relative
+    /// override still waiting was met there, so the base may lack it and is computed again when served.
+    let probe: Locked<Bool>?
+    /// The views made so far, by resolve and ceiling: each made once, so what it builds is kept.
     private let views = Locked<[Key: [Int: OverrideSet]]>([:])
-    /// The cached instances this scope owns, per container (see ``instances(for:)``).
+    /// The cached instances this scope owns, per container.
     private let instanceTables = Locked<[ObjectIdentifier: OwnedInstances]>([:])
 
-    private init(entries: Entries, ceilings: [Key: Int], probe: Probe? = nil) {
-        self.entries = entries
-        self.ceilings = ceilings
-        self.probe = probe
+    private init(entries: Entries, ceilings: [Key: Int], probe: Locked<Bool>? = nil) {
+        (self.entries, self.ceilings, self.probe) = (entries, ceilings, probe)
         DiagnosticsWord.count(in: .overrideSet)
     }
 
@@ -189,29 +160,20 @@ final class OverrideSet: ResolutionInterceptor {
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
     }
 
-    /// This set with `key` answered only by entries declared before `sequence`: made once, so the
-    /// instances built in it are kept like the scope's own.
-    func view(below sequence: Int, for key: Key) -> OverrideSet {
-        views.withLock { views in
+    /// This set with `key` answered only by entries declared before `sequence`; a probe view is made anew.
+    func view(below sequence: Int, for key: Key, probing: Bool = false) -> OverrideSet {
+        var ceilings = self.ceilings
+        ceilings[key] = min(sequence, ceilings[key] ?? .max)
+        if probing { return OverrideSet(entries: entries, ceilings: ceilings, probe: Locked(false)) }
+        return views.withLock { views in
             if let made = views[key]?[sequence] { return made }
-            var ceilings = self.ceilings
-            ceilings[key] = min(sequence, ceilings[key] ?? .max)
             let made = OverrideSet(entries: entries, ceilings: ceilings, probe: probe)
             views[key, default: [:]][sequence] = made
             return made
         }
     }
 
-    /// A view like ``view(below:for:)`` for a relative override's first use: made anew, with its own
-    /// probe, so nothing it builds is kept.
-    func probeView(below sequence: Int, for key: Key) -> OverrideSet {
-        var ceilings = self.ceilings
-        ceilings[key] = min(sequence, ceilings[key] ?? .max)
-        return OverrideSet(entries: entries, ceilings: ceilings, probe: Probe())
-    }
-
-    /// The cached instances this scope owns for `container`, made on first use: the one place the
-    /// cached lifetimes learn where an instance lives (the rule in the type's discussion).
+    /// The cached instances this scope owns for `container`, made on first use (the rule above).
     func instances(for container: DependencyContainer) -> OwnedInstances? {
         instanceTables.withLock { tables in
             let id = ObjectIdentifier(container)
@@ -222,36 +184,31 @@ final class OverrideSet: ResolutionInterceptor {
         }
     }
 
-    /// Records `overrides` against `container` on top of the overrides already in effect.
-    ///
-    /// A value override's selector runs now; a relative override waits for its first use. A
-    /// malformed override is reported (a test issue inside a guarded test) and left out.
-    static func adding<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
-        -> OverrideSet?
-    {
-        recording(overrides, for: container).set
-    }
-
-    /// ``adding(_:for:)``, with the entries the overrides made (the malformed ones left out).
+    /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
+    /// with the entries the overrides made (a malformed one is reported and left out).
     static func recording<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
         -> (set: OverrideSet?, entries: [Entry])
     {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
         var index = outer?.entries.index.withLock { $0 } ?? Entries.Index()
-        var recorded: [Entry] = []
-        for override in overrides {
-            guard let (entry, type, name) = override.record(container) else { continue }
-            let bucket = Bucket(container: ObjectIdentifier(entry.container), type: type)
-            if let name {
-                index.named[Key(bucket: bucket, name: name), default: []].append(entry)
+        let recorded = overrides.compactMap { $0.entry(container) }
+        for entry in recorded {
+            if entry.key.name.isEmpty {
+                index.pending[entry.key, default: []].append(entry)
             } else {
-                index.pending[bucket, default: []].append(entry)
+                index.named[entry.key, default: []].append(entry)
             }
-            recorded.append(entry)
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
         return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), recorded)
+    }
+
+    /// ``recording(_:for:)``'s set.
+    static func adding<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
+        -> OverrideSet?
+    {
+        recording(overrides, for: container).set
     }
 
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
@@ -264,133 +221,102 @@ final class OverrideSet: ResolutionInterceptor {
 
     /// The asynchronous form of ``bind(_:operation:)``.
     static func bind<R>(
-        _ set: OverrideSet?,
-        isolation: isolated (any Actor)?,
-        operation: () async throws -> R
+        _ set: OverrideSet?, isolation: isolated (any Actor)?, operation: () async throws -> R
     ) async rethrows -> R {
         try await Interception.updating({ $0.overrides = set }, isolation: isolation, operation: operation)
     }
 
     // MARK: - Answering
 
-    /// Answers a resolution from the overrides in this scope, or returns `nil` to let the resolution run
-    /// as written.
-    ///
-    /// - Parameters:
-    ///   - next: Serves the resolution as it would be served without the answering override: the
-    ///     value a relative override transforms.
+    /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written.
+    /// - Parameter next: Serves the resolution without the answering override: a relative one's base.
     func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> T
+        _ name: String, of _: T.Type, container: AnyObject, next: () throws(Failure) -> T
     ) throws(Failure) -> T? {
-        let key = Key(
-            bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
-        let found = identifyPending(in: key.bucket, answering: key)
-        guard let entry = entry(for: key) else { return nil }
-        entry.noteAnswered()
-        let below = view(below: entry.sequence, for: key)
-        let value: T?
-        if entry.answer.isRelative {
-            let base: T
-            if let found, found.entry === entry, let reused = found.base.value as? T {
-                base = reused
-            } else {
-                base = try Interception.outcome(overrides: below, next).get()
-            }
-            value = Interception.updating({ $0.overrides = below }, operation: { entry.answer.transform(base) })
-        } else {
-            value = entry.answer.value(as: T.self)
-        }
-        guard let value else {
-            refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
-            return nil
-        }
-        return value
+        let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
+        let found = identifyPending(answering: key)
+        guard let (entry, below) = inEffect(key) else { return nil }
+        guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
+        var base = found?.entry === entry ? found?.base.value as? T : nil
+        if base == nil { base = try Interception.outcome(overrides: below, next).get() }
+        return finish(entry, key, container, base: base, in: below)
     }
 
     /// The asynchronous form of ``answer(_:of:container:next:)``. An override selects a synchronous
-    /// resolve, so only a value override can answer here; relative overrides are found by the
-    /// synchronous resolutions nested in this one.
+    /// resolve, so relative overrides are found by the synchronous resolutions nested in this one.
     func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        isolation: isolated (any Actor)?,
+        _ name: String, of _: T.Type, container: AnyObject, isolation: isolated (any Actor)?,
         next: () async throws(Failure) -> T
     ) async throws(Failure) -> T? {
-        let key = Key(
-            bucket: Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self)), name: name)
-        guard let entry = entry(for: key) else { return nil }
+        let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
+        guard let (entry, below) = inEffect(key) else { return nil }
+        guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
+        let base = try await Interception.outcome(overrides: below, isolation: isolation, next).get()
+        return finish(entry, key, container, base: base, in: below)
+    }
+
+    /// The entry that answers `key` in this view — the latest identified one below the view's ceiling —
+    /// noted as answered, with the view below it.
+    private func inEffect(_ key: Key) -> (Entry, OverrideSet)? {
+        let ceiling = ceilings[key] ?? .max
+        let entry = entries.index.withLock { index -> Entry? in
+            guard let list = index.named[key] else { return nil }
+            // A binary search for the ceiling, then down past refused entries.
+            var (low, high) = (0, list.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if list[middle].sequence < ceiling { low = middle + 1 } else { high = middle }
+            }
+            return list[..<low].last { $0.identity != .refused }
+        }
+        guard let entry else { return nil }
         entry.noteAnswered()
-        let value: T?
-        if entry.answer.isRelative {
-            let below = view(below: entry.sequence, for: key)
-            let base = try await Interception.outcome(overrides: below, isolation: isolation, next).get()
-            value = Interception.updating({ $0.overrides = below }, operation: { entry.answer.transform(base) })
-        } else {
-            value = entry.answer.value(as: T.self)
-        }
-        guard let value else {
-            refuse(entry, problem: Self.mismatch(entry.answer, name: name, of: T.self, container: container))
-            return nil
-        }
+        return (entry, view(below: entry.sequence, for: key))
+    }
+
+    /// The entry's answer — its value, or its transform of `base` run in the view `below` it — or `nil`
+    /// with the entry refused and the mismatch reported when the answer is not a `T`.
+    private func finish<T>(_ entry: Entry, _ key: Key, _ container: AnyObject, base: T?, in below: OverrideSet? = nil)
+        -> T?
+    {
+        let value: T? =
+            switch entry.answer {
+            case .value(let value): value.value as? T
+            case .relative(let transform):
+                Interception.updating({ $0.overrides = below }, operation: { base.flatMap(transform) }) as? T
+            }
+        if value == nil { refuse(entry, problem: Self.mismatch(entry.valueType, key.name, T.self, container)) }
         return value
     }
 
-    /// The entry that answers `key` in this view: the latest identified one below the view's ceiling.
-    private func entry(for key: Key) -> Entry? {
-        let ceiling = ceilings[key]
-        return entries.index.withLock { index -> Entry? in
-            guard let list = index.named[key] else { return nil }
-            var position = Self.count(of: list, below: ceiling)
-            while position > 0 {
-                position -= 1
-                if list[position].currentIdentity != .refused { return list[position] }
-            }
-            return nil
-        }
-    }
-
-    /// Identifies the relative entries of `bucket` that wait for their first use, oldest first, and
-    /// returns the one identified as `key`'s with the base its selector was answered with, when that base
-    /// is the one the resolution being served needs.
-    ///
-    /// Each selector's one resolution is answered with its base, computed in a probe view; resolutions
-    /// inside a probe view identify nothing (so first uses never nest), and one that meets a relative
-    /// override still waiting marks the probe, whose base is then not reused.
-    private func identifyPending(in bucket: Bucket, answering key: Key) -> (entry: Entry, base: Placeholder)? {
-        guard let waiting = entries.index.withLock({ $0.pending[bucket] }) else { return nil }
+    /// Identifies the relative entries of `key`'s bucket that wait for their first use, oldest first, and
+    /// returns the one identified as `key`'s with the base its closure was answered with, when that base
+    /// is exact. Inside a probe view first uses do not nest: a waiting entry only marks the probe.
+    private func identifyPending(answering key: Key) -> (entry: Entry, base: Placeholder)? {
+        guard let waiting = entries.index.withLock({ $0.pending[key.bucket] }), !waiting.isEmpty else { return nil }
         if let probe {
-            probe.noteSkippedPending()
+            probe.withLock { $0 = true }
             return nil
         }
         var found: (entry: Entry, base: Placeholder)?
         for entry in waiting {
-            switch entry.currentIdentity {
+            switch entry.identity {
             case .resolve(let name):
                 // Identified in another scope that shares the entry: file it here too.
-                entries.file(entry, under: Key(bucket: bucket, name: name))
-                continue
+                entries.file(entry, under: Key(container: key.container, type: key.type, name: name))
             case .refused:
                 entries.drop(entry)
-                continue
             case .pending:
-                break
+                guard let selector = entry.selector,
+                    let selected = OverrideRecording.select(
+                        entry.valueType, mode: .base(of: entry, in: self), describedAs: entry.description,
+                        selector: selector)
+                else {
+                    refuse(entry, problem: nil)
+                    continue
+                }
+                if selected.key == key, selected.isExact { found = (entry, selected.answer) }
             }
-            guard let selector = entry.selector else {
-                refuse(entry, problem: nil)
-                continue
-            }
-            let selected = OverrideRecording.select(
-                entry.answer.valueType, mode: .base(of: entry, in: self), describedAs: entry.description,
-                selector: selector)
-            guard let selected else {
-                refuse(entry, problem: nil)
-                continue
-            }
-            if selected.key == key, selected.isExact { found = (entry, selected.base) }
         }
         return found
     }
@@ -402,24 +328,12 @@ final class OverrideSet: ResolutionInterceptor {
         if let problem { OverrideProblem.report(problem) }
     }
 
-    /// How many of `entries` (in ascending sequence) are below `ceiling`.
-    private static func count(of entries: [Entry], below ceiling: Int?) -> Int {
-        guard let ceiling else { return entries.count }
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].sequence < ceiling { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
     /// The message for an override whose value is not of the type the resolve builds.
-    static func mismatch<T>(_ answer: any OverrideAnswer, name: String, of _: T.Type, container: AnyObject) -> String {
+    static func mismatch(_ valueType: Any.Type, _ name: String, _ type: Any.Type, _ container: AnyObject) -> String {
         """
-        An override of \(answer.valueType) selected \(name) of \(Swift.type(of: container)), which builds a \(T.self), \
+        An override of \(valueType) selected \(name) of \(Swift.type(of: container)), which builds a \(type), \
         and the override's value is not one. The closure passed to `.override(_:…)` must call the resolve \
-        to override and nothing else. If it does, the resolve's body builds a \(T.self) instead of the type \
+        to override and nothing else. If it does, the resolve's body builds a \(type) instead of the type \
         the resolve returns: a body that is a single `return` statement, such as \
         `fresh { return SystemClock() }`, builds its expression's type. In \(name), drop the `return` \
         (`fresh { SystemClock() }` in `func resolveClock() -> any Clock` builds an `any Clock`), or \
@@ -429,11 +343,10 @@ final class OverrideSet: ResolutionInterceptor {
     }
 }
 
-/// A value carried through a recording: the value override's value, or the base a relative override's
-/// selector was answered with.
+/// A value carried through a recording: a value override's value, or a relative override's base.
 ///
-/// `@unchecked Sendable` is sound here: the value is only read in the task that made it, while that task
-/// waits for the selector it runs synchronously; nothing keeps it afterwards.
+/// `@unchecked Sendable` is sound here: a base is only read in the task that made it, while that task
+/// waits for the closure it runs synchronously; a value override's value is `Sendable` itself.
 struct Placeholder: @unchecked Sendable {
     let value: Any
 }
@@ -446,79 +359,20 @@ enum OverrideProblem {
     }
 }
 
-/// How an override answers: with a value, or with the enclosing value transformed.
+/// Finds which resolve an override's closure (`{ $0.resolveClock() }`) calls, by running it with the
+/// diagnosed path switched on.
 ///
-/// An answer is made for the type the override's closure returns (`any Clock`); the resolve's
-/// builder produces the resolve's declared type, and answers convert with a dynamic cast, off the hot
-/// path.
-protocol OverrideAnswer: Sendable {
-    /// The type the override's closure returns.
-    var valueType: any Any.Type { get }
-
-    /// Whether the answer transforms the value it replaces.
-    var isRelative: Bool { get }
-
-    /// A value override's value as `R`, or `nil` when it is not one.
-    func value<R>(as _: R.Type) -> R?
-
-    /// The answer made from `base`, the value without this override, as `R`.
-    func transform<R>(_ base: R) -> R?
-}
-
-/// Answers with one value, made when the override's scope began.
-struct ValueAnswer<T: Sendable>: OverrideAnswer {
-    let value: T
-
-    var valueType: any Any.Type { T.self }
-
-    var isRelative: Bool { false }
-
-    func value<R>(as _: R.Type) -> R? { value as? R }
-
-    func transform<R>(_ base: R) -> R? { value as? R }
-}
-
-/// Answers with the value the resolution has without this override, transformed.
-struct RelativeAnswer<T: Sendable>: OverrideAnswer {
-    let transform: @Sendable (T) -> T
-
-    var valueType: any Any.Type { T.self }
-
-    var isRelative: Bool { true }
-
-    func value<R>(as _: R.Type) -> R? { nil }
-
-    func transform<R>(_ base: R) -> R? {
-        guard let base = base as? T else { return nil }
-        return transform(base) as? R
-    }
-}
-
-/// Finds which resolve an override's selector (`{ $0.resolveClock() }`) calls, by running it with
-/// the diagnosed path switched on.
-///
-/// Every resolution the selector makes itself (not the ones nested inside them) is recorded. The first,
-/// when it is of the override's type, is answered without running the code the override replaces: with
-/// the override's value, or, for a relative override, with the resolve's base — what it serves in the
-/// set's view below the entry, which is the value the override transforms anyway. A relative entry is
-/// filed under its resolve as soon as that resolution is seen, so resolutions nested in its base see it
-/// as identified (and, in that view, not in effect). A selector must make exactly one resolution, of a
-/// container's resolve without arguments; anything else is reported naming what it called, and the
-/// override is left out.
+/// Every resolution the closure makes itself (not the ones nested inside them) is recorded. A value
+/// override answers each whose type fits with its value; a relative override answers the first, when it
+/// is of the override's type and container, with the resolve's base, and files its entry under that
+/// resolve before computing it, so resolutions nested in the base see it identified (and not in effect
+/// there). A closure must make exactly one resolution, of a container's resolve without arguments;
+/// anything else is reported naming what it called, and the override is left out.
 final class OverrideRecording: ResolutionInterceptor {
-    /// What the selector's resolution is answered with.
     enum Mode: Sendable {
-        /// A value override's value.
         case value(Placeholder)
-        /// A relative override's base, computed in the set's view below the entry.
         case base(of: OverrideSet.Entry, in: OverrideSet)
     }
-
-    private let type: any Any.Type
-    private let mode: Mode
-    /// The override scope in effect around the selector: where a call runs as written.
-    private let outer: (any ResolutionInterceptor)?
-    private let calls = Locked<[Call]>([])
 
     private struct Call {
         let name: String
@@ -526,24 +380,24 @@ final class OverrideRecording: ResolutionInterceptor {
         let container: (any DependencyContainer.Resolving)?
         let containerType: any AnyObject.Type
         let answer: Placeholder?
-        /// Whether `answer` is the base the resolution would be served without the override.
-        var isExact = true
+        let isExact: Bool
     }
+
+    private let type: any Any.Type
+    private let mode: Mode
+    /// The override scope around the closure: where a call it does not answer runs.
+    private let outer = Interception.current.overrides
+    private let calls = Locked<[Call]>([])
 
     private init(type: any Any.Type, mode: Mode) {
-        self.type = type
-        self.mode = mode
-        outer = Interception.current.overrides
+        (self.type, self.mode) = (type, mode)
     }
 
-    /// Runs `selector` and returns the resolve it selected, with its container and what it was answered
-    /// with, or `nil` once the problem is reported.
+    /// Runs `selector` and returns the resolve it selected, its container and what it was answered with,
+    /// or `nil` once the problem is reported.
     static func select(
-        _ type: any Any.Type,
-        mode: Mode,
-        describedAs description: String,
-        selector: () -> Void
-    ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, base: Placeholder, isExact: Bool)? {
+        _ type: any Any.Type, mode: Mode, describedAs description: String, selector: () -> Void
+    ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, answer: Placeholder, isExact: Bool)? {
         let recording = OverrideRecording(type: type, mode: mode)
         DiagnosticsWord.count(in: .overrideSet)
         let diverted = divertNestedResolutions()
@@ -551,102 +405,81 @@ final class OverrideRecording: ResolutionInterceptor {
         endDivertingNestedResolutions(diverted)
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
         let calls = recording.calls.withLock { $0 }
-        guard let call = calls.first else {
-            OverrideProblem.report(
-                """
-                \(description): the closure resolved nothing that DependencyKit can see. An override \
-                selects a resolve by calling it, and a resolve is seen only when its body is wrapped in \
-                `fresh {}`, `live {}` or `shared {}` (and is not `async`). Wrap the resolve's body, for \
-                example `func resolveClock() -> any Clock { live { SystemClock() } }`, and pass a closure \
-                that only calls it: `.override({ $0.resolveClock() }, with: …)`.
-                """)
-            return nil
-        }
-        guard calls.count == 1 else {
-            let names = calls.map { "\($0.name) of \($0.containerType)" }
-            OverrideProblem.report(
-                """
-                \(description) calls \(calls.count) resolves: \(names.joined(separator: ", ")). An override \
-                replaces one resolve, so its closure must call exactly one, and nothing else: \
+        let problem: String
+        if let call = calls.first, calls.count == 1, !call.name.contains(":"), let container = call.container,
+            let answer = call.answer
+        {
+            let key = OverrideSet.Key(
+                container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
+            return (key, container, answer, call.isExact)
+        } else if let call = calls.first, calls.count > 1 {
+            problem = """
+                \(description) calls \(calls.count) resolves: \
+                \(calls.map { "\($0.name) of \($0.containerType)" }.joined(separator: ", ")). An override replaces \
+                one resolve, so its closure must call exactly one, and nothing else: \
                 `.override({ $0.\(call.name) }, with: …)`. To replace several, write one override each.
-                """)
-            return nil
-        }
-        guard !call.name.contains(":") else {
-            OverrideProblem.report(
                 """
-                \(description) selects \(call.name) of \(call.containerType), which takes \
-                arguments. DependencyKit never sees a resolve's arguments (its builder captures them), so \
-                such an override would answer every argument alike. Override what the resolve builds on \
-                instead (the store or client it reads), or answer per argument in a subclass: \
-                `override func \(call.name.split(separator: "(").first ?? "")(…) -> … { … }`.
-                """)
-            return nil
-        }
-        guard let container = call.container else {
-            OverrideProblem.report(
-                "\(description) selects \(call.name) of \(call.containerType), which is not a container: overrides "
-                    + "answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`).")
-            return nil
-        }
-        if case .base(let entry, _) = mode, container !== entry.container {
-            OverrideProblem.report(
+        } else if let call = calls.first, call.name.contains(":") {
+            problem = """
+                \(description) selects \(call.name) of \(call.containerType), which takes arguments. DependencyKit \
+                never sees a resolve's arguments (its builder captures them), so such an override would answer \
+                every argument alike. Override what the resolve builds on instead (the store or client it reads), \
+                or answer per argument in a subclass: `override func \(call.name.prefix { $0 != "(" })(…) -> … { … }`.
                 """
-                \(description) selects \(call.name) of \(call.containerType), not a resolve of the container \
-                it is made for (\(Swift.type(of: entry.container))). Override it where that container is in effect.
-                """)
-            return nil
-        }
-        guard let answer = call.answer else {
-            OverrideProblem.report(
+        } else if let call = calls.first, call.container == nil {
+            problem = """
+                \(description) selects \(call.name) of \(call.containerType), which is not a container: overrides \
+                answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`).
                 """
-                An override of \(type) selected \(call.name) of \(call.containerType), which builds a \
-                \(call.requestedType), and the override's value is not one. If the closure calls only that resolve, \
-                its body builds a \(call.requestedType) instead of the type the resolve returns: a body that is a \
-                single `return` statement, such as `fresh { return SystemClock() }`, builds its expression's type: \
-                drop the `return`, or convert the value (`fresh { return SystemClock() as any Clock }`).
-                """)
-            return nil
+        } else if let call = calls.first, case .base(let entry, _) = mode, call.container !== entry.container {
+            problem = """
+                \(description) selects \(call.name) of \(call.containerType), not a resolve of the container it \
+                is made for (\(Swift.type(of: entry.container))). Override it where that container is in effect.
+                """
+        } else if let call = calls.first, let container = call.container {
+            problem = OverrideSet.mismatch(type, call.name, call.requestedType, container)
+        } else {
+            problem = """
+                \(description): the closure resolved nothing that DependencyKit can see. An override selects a \
+                resolve by calling it, and a resolve is seen only when its body is wrapped in `fresh {}`, \
+                `live {}` or `shared {}` (and is not `async`). Wrap the resolve's body, for example \
+                `func resolveClock() -> any Clock { live { SystemClock() } }`, and pass a closure that only \
+                calls it: `.override({ $0.resolveClock() }, with: …)`.
+                """
         }
-        let bucket = OverrideSet.Bucket(
-            container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType))
-        return (OverrideSet.Key(bucket: bucket, name: call.name), container, answer, call.isExact)
+        OverrideProblem.report(problem)
+        return nil
     }
 
-    /// Records a resolution the selector made itself and answers the first one, when it is of the
-    /// override's type, without the code the override replaces; anything else runs as written, with the
-    /// recording out of the way.
+    /// Records a resolution the closure made itself and answers it as the mode says; one it does not
+    /// answer runs as written, in the scope around the closure.
     func answer<R, Failure: Error>(
-        _ name: String,
-        of _: R.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> R
+        _ name: String, of _: R.Type, container: AnyObject, next: () throws(Failure) -> R
     ) throws(Failure) -> R? {
         let isFirst = calls.withLock { $0.isEmpty }
         var answer: R?
         var isExact = true
         switch mode {
         case .value(let placeholder):
-            // Every call the value fits is answered, so a malformed selector runs no production code.
+            // Every call the value fits is answered, so a malformed closure runs no production code.
             answer = placeholder.value as? R
         case .base(let entry, let set):
             if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
                 !name.contains(":")
             {
                 let key = OverrideSet.Key(
-                    bucket: OverrideSet.Bucket(container: ObjectIdentifier(container), type: ObjectIdentifier(R.self)),
-                    name: name)
+                    container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
                 entry.settle(.resolve(name))
                 set.entries.file(entry, under: key)
-                let probe = set.probeView(below: entry.sequence, for: key)
+                let probe = set.view(below: entry.sequence, for: key, probing: true)
                 answer = try Interception.outcome(overrides: probe, next).get()
-                isExact = probe.probe?.skippedPending != true
+                isExact = probe.probe?.withLock({ $0 }) != true
             }
         }
-        var call = Call(
+        let call = Call(
             name: name, requestedType: R.self, container: container as? any DependencyContainer.Resolving,
-            containerType: Swift.type(of: container), answer: answer.map { Placeholder(value: $0) })
-        call.isExact = isExact
+            containerType: Swift.type(of: container), answer: answer.map { Placeholder(value: $0) },
+            isExact: isExact)
         calls.withLock { $0.append(call) }
         if let answer { return answer }
         return try Interception.outcome(overrides: outer, next).get()
