@@ -46,3 +46,35 @@ struct RelativeOverrideTests {
         #expect(WeatherInjector.dependencies.resolveGreeter().greeting(for: "Ada") == "Good morning, Ada!")
     }
 }
+
+// snippet: testing-per-request-values
+/// One request's container: the request's own clock, and the app's long-lived instances.
+final class RequestWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
+    let app: any WeatherDependency
+    let requestClock: any Clock
+
+    init(app: any WeatherDependency, clock: any Clock) {
+        self.app = app
+        self.requestClock = clock
+    }
+
+    override func resolveClock() -> any Clock { fresh { requestClock } }
+    // The app's client, with its connections, serves every request.
+    override func resolveNetworkClient() -> any NetworkClient { app.resolveNetworkClient() }
+}
+
+func greeting(for name: String, at clock: any Clock) -> String {
+    withDependencies(RequestWeatherDependency(app: WeatherInjector.dependencies, clock: clock)) {
+        WeatherInjector.dependencies.resolveGreeter().greeting(for: name)
+    }
+}
+// end-snippet
+
+@Suite struct PerRequestValueTests {
+    @Test func eachRequestSeesItsOwnClockAndTheAppsClient() {
+        let morning = greeting(for: "Ada", at: FixedClock(fixedHour: 9))
+        let evening = greeting(for: "Ada", at: FixedClock(fixedHour: 20))
+        #expect(morning == "Good morning, Ada!")
+        #expect(evening == "Good evening, Ada!")
+    }
+}
