@@ -60,6 +60,11 @@ import Testing
                 finished == true && hung.isEmpty,
                 "\(hung.count) of \(count) requests never ended: \(hung.map { "#\($0) (\(Self.cancellation(of: $0)))" })"
             )
+            let timedOut = results.values.filter { $0 == .failure(.timedOut) }.count
+            print(
+                "cancelled requests: \(results.count) of \(count) ended, \(timedOut) of them at the deadline; "
+                    + "\(server.requests.count) reached the server"
+            )
             for (index, result) in results.sorted(by: { $0.key < $1.key }) {
                 switch (Self.cancellation(of: index), result) {
                 case (_, .failure(.cancelled)): break
