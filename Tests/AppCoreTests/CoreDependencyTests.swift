@@ -48,7 +48,9 @@ struct CoreDependencyTests {
 
     @Test func httpOverrideCascadesIntoUsersWorker() async throws {
         let stub = StubHTTPService(marker: "subclass")
-        let container = CacheDirectoryDependency(directory: scratchDirectory(), http: stub)
+        let directory = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = CacheDirectoryDependency(directory: directory, http: stub)
         let user = try await container.resolveUsersWorker().fetchCurrent(token: Secret("tok-1"))
         #expect(user.email == "ada@example.com")
         #expect(stub.calls == [.init(method: "GET", path: "/users/me", hadToken: true)])
@@ -56,6 +58,7 @@ struct CoreDependencyTests {
 
     @Test func cacheDirectoryOverrideCascadesIntoUsersWorker() async throws {
         let directory = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let container = CacheDirectoryDependency(directory: directory, http: StubHTTPService(marker: "cache"))
         let cache = try #require(container.resolveUsersCache() as? UsersFileCacheStore)
         #expect(cache.fileURL.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL)

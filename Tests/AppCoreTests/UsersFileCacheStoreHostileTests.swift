@@ -259,11 +259,9 @@ import Testing
 
         // Another user watching the directory: every temporary file it catches must be 0600.
         let observed = Locked((seen: 0, exposed: [Int]()))
-        let stop = Locked(false)
-        let finished = DispatchSemaphore(value: 0)
         let path = directory.path
-        let watcher = Thread {
-            while !stop.withLock({ $0 }) {
+        try await withThread { shouldStop in
+            while !shouldStop() {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 for name in names where name.hasSuffix(".tmp") {
                     var info = stat()
@@ -275,14 +273,12 @@ import Testing
                     }
                 }
             }
-            finished.signal()
+        } _: {
+            for index in 0..<300 {
+                let user = User(id: "u\(index)", name: "User \(index)", email: "u\(index)@example.com")
+                try await store.save(all: [user])
+            }
         }
-        watcher.start()
-        for index in 0..<300 {
-            try await store.save(all: [User(id: "u\(index)", name: "User \(index)", email: "u\(index)@example.com")])
-        }
-        stop.withLock { $0 = true }
-        finished.wait()
         #expect(observed.withLock { $0.exposed }.isEmpty)
     }
 

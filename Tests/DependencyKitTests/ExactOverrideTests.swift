@@ -315,18 +315,22 @@ final class ReportedProblems: Sendable {
         let previous = ClockworkInjector.dependencies
         defer { ClockworkInjector.dependencies = previous }
         let stop = AtomicWord(0)
+        let finished = DispatchSemaphore(value: 0)
         let installer = Thread {
             var installs = 0
             while stop.loadAcquire() == 0, installs < 2_000 {
                 ClockworkInjector.dependencies = ClockworkCore()
                 installs += 1
             }
+            finished.signal()
         }
         installer.start()
         let wrong = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
             (0..<10_000).filter { _ in ClockworkInjector.dependencies.resolveHour() != 23 }.count
         }
         stop.storeRelease(1)
+        // The installer has ended before `previous` is put back, so it cannot install over it.
+        finished.wait()
         #expect(wrong == 0)
     }
 

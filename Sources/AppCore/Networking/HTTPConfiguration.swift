@@ -5,7 +5,8 @@ public struct HTTPConfiguration: Sendable, Hashable {
     /// The base URL that request paths are resolved against; the bearer token is only ever
     /// sent to this URL's host.
     public var baseURL: URL
-    /// How long a request may take before it fails with ``HTTPError/timedOut``.
+    /// How long a request may take before it fails with ``HTTPError/timedOut``: the whole exchange,
+    /// from sending to the last byte of the body, and the call ends at the deadline itself.
     ///
     /// Must lie in ``timeoutRange``: a timeout that is zero, negative, not a number, infinite or
     /// longer than a year makes every request fail with ``HTTPError/invalidConfiguration(_:)``

@@ -7,7 +7,8 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     case insecureTransport(host: String)
     /// The server could not be reached (connection refused, host not found, network down).
     case connectionFailed(String)
-    /// No response arrived within the configured timeout.
+    /// No complete response arrived within the configured timeout. The call ends at the deadline
+    /// itself, whether or not the transport has noticed.
     case timedOut
     /// The server answered with a status outside 200–299.
     case status(code: Int, body: String)
@@ -19,7 +20,8 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
     /// Encoding the request body failed.
     case encodingFailed(String)
-    /// The calling task was cancelled before the response arrived.
+    /// The calling task was cancelled before the response arrived: before the call (nothing is
+    /// sent) or during it (the call ends at once, without waiting for the transport).
     case cancelled
     /// Any other transport failure.
     case transport(String)

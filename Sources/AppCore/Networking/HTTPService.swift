@@ -21,6 +21,11 @@
 ///   sent anyway counts by its decoded size, and memory stays bounded even for a gzip bomb.
 /// - Refuses a timeout outside ``HTTPConfiguration/timeoutRange`` with
 ///   ``HTTPError/invalidConfiguration(_:)`` before anything is sent.
+/// - Ends every call exactly once, whatever the transport reports: when the task making the call
+///   is cancelled, the call throws ``HTTPError/cancelled`` at once (a task cancelled before the
+///   call sends nothing); when ``HTTPConfiguration/timeout`` passes, it throws
+///   ``HTTPError/timedOut`` at the deadline. Neither waits for the transport to confirm; the
+///   request is stopped afterwards, and anything it reports later is ignored.
 /// - Maps every failure to a typed ``HTTPError``. Tokens and passwords never appear in one: a
 ///   server that echoes them in an error body has them replaced by `<redacted>`, in every form
 ///   the client sent them (as is, JSON-escaped, percent-encoded), before the body is shortened.

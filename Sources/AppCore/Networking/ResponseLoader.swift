@@ -38,26 +38,42 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         var timeout: TimeInterval
     }
 
-    /// One running task. A class, so a chunk is appended to `body` in place: a struct stored in
-    /// the dictionary would be copied out, appended (copying the whole body) and written back,
-    /// which is quadratic in the number of chunks.
-    private final class Pending {
+    /// One call to ``load(_:policy:)``. A class, so a chunk is appended to `body` in place: a
+    /// struct stored in the dictionary would be copied out, appended (copying the whole body) and
+    /// written back, which is quadratic in the number of chunks.
+    ///
+    /// `@unchecked Sendable` because every field is read and written only under the loader's
+    /// `pending` lock; the deadline and the cancellation handler only pass the object to ``end``.
+    private final class Pending: @unchecked Sendable {
         let policy: Policy
-        let continuation: CheckedContinuation<(Data, URLResponse), any Error>
         var body = Data()
         var response: URLResponse?
-        var failure: HTTPError?
+        /// The caller, once ``load(_:policy:)`` has suspended; `nil` before, and after the call ended.
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        /// How the call ended, kept only when it ended before the caller suspended.
+        var early: Result<(Data, URLResponse), any Error>?
+        /// Whether the call has ended: its outcome is decided, and nothing later changes it.
+        var ended = false
 
-        init(policy: Policy, continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        init(policy: Policy) {
             self.policy = policy
-            self.continuation = continuation
         }
     }
 
     static let shared = ResponseLoader()
 
+    /// The calls in flight, by task identifier. A call leaves when it ends, so anything the
+    /// transport reports later (data, a redirect, its completion) finds nothing and is ignored.
     private let pending = Lock<[Int: Pending]>([:])
     private let sessionBox = Lock<URLSession?>(nil)
+    private let cancelTransport: @Sendable (URLSessionTask) -> Void
+
+    /// - Parameter cancelTransport: Stops a task the call no longer waits for; the default cancels
+    ///   it off the transport's thread (see ``cancel(_:)``). Tests pass a transport that ignores
+    ///   cancellation, to show that no call waits for the transport to end it.
+    init(cancelTransport: @escaping @Sendable (URLSessionTask) -> Void = ResponseLoader.cancel) {
+        self.cancelTransport = cancelTransport
+    }
 
     private var session: URLSession {
         sessionBox.withLock { session in
@@ -74,35 +90,98 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Ends this loader's session once its tasks are done (the session keeps its delegate, the
+    /// loader, alive until then). For loaders made by tests; ``shared`` lives as long as the process.
+    func invalidate() {
+        sessionBox.withLock { $0 }?.finishTasksAndInvalidate()
+    }
+
     /// Sends `request` and returns the whole body, or fails with the first limit broken.
-    /// - Throws: ``HTTPError/responseTooLarge(limit:)`` or the transport's error (mapped by the
-    ///   caller), `CancellationError` when the calling task is cancelled.
+    ///
+    /// The call ends exactly once, whatever the transport does: with the transport's answer, with
+    /// the first limit broken, with ``HTTPError/timedOut`` when `policy.timeout` passes, or with
+    /// `CancellationError` as soon as the calling task is cancelled (before the request starts, it
+    /// is never sent). The loader ends the call itself in each case and only then asks the transport
+    /// to stop; whatever the transport reports afterwards is ignored.
+    /// - Throws: ``HTTPError/responseTooLarge(limit:)``, ``HTTPError/insecureTransport(host:)``,
+    ///   ``HTTPError/timedOut`` or the transport's error (mapped by the caller), `CancellationError`
+    ///   when the calling task is cancelled.
     func load(_ request: URLRequest, policy: Policy) async throws -> (Data, URLResponse) {
+        try Task.checkCancellation()
         let task = session.dataTask(with: request)
-        let identifier = task.taskIdentifier
+        let call = Pending(policy: policy)
+        // Registered before anything can end it: a cancellation that comes before the caller
+        // suspends is kept in `early` and handed over when it does.
+        pending.withLock { $0[task.taskIdentifier] = call }
         let deadline = Lock<Task<Void, Never>?>(nil)
+        // The caller is resumed only by `end`, which also takes the call out of `pending`.
         defer { deadline.withLock { $0?.cancel() } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                pending.withLock { $0[identifier] = Pending(policy: policy, continuation: continuation) }
+                guard attach(continuation, to: call) else { return }
                 // FoundationNetworking ignores `URLRequest.timeoutInterval` on a delegate session, so
-                // the deadline is enforced here, for the whole exchange, on every platform. It starts
-                // only once the task is registered: a deadline that fired earlier would find nothing
-                // to expire and the request would wait forever.
+                // the deadline is enforced here, for the whole exchange, on every platform, and it
+                // ends the call itself: a transport that never reports cannot hold the caller.
                 let timer = Task { [weak self] in
                     do {
                         try await Task.sleep(nanoseconds: Self.nanoseconds(policy.timeout))
                     } catch {
                         return
                     }
-                    self?.expire(task)
+                    self?.end(call, of: task, with: .failure(HTTPError.timedOut))
                 }
                 deadline.withLock { $0 = timer }
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            end(call, of: task, with: .failure(CancellationError()))
         }
+    }
+
+    /// Hands `continuation` to `call`, or resumes it at once if the call has already ended.
+    /// - Returns: Whether the call is still running, so the request should be sent.
+    private func attach(
+        _ continuation: CheckedContinuation<(Data, URLResponse), any Error>,
+        to call: Pending
+    ) -> Bool {
+        let early: Result<(Data, URLResponse), any Error>? = pending.withLock { _ in
+            guard call.ended else {
+                call.continuation = continuation
+                return nil
+            }
+            defer { call.early = nil }
+            return call.early ?? .failure(CancellationError())
+        }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
+    }
+
+    /// Ends `call` with `outcome` unless it has ended already, resumes its caller if it is waiting,
+    /// and, when the transport has not finished, stops `task` (the call no longer waits for it).
+    /// - Parameter transportFinished: Whether `outcome` is the transport's own completion.
+    private func end(
+        _ call: Pending,
+        of task: URLSessionTask,
+        with outcome: Result<(Data, URLResponse), any Error>,
+        transportFinished: Bool = false
+    ) {
+        let ending: (first: Bool, caller: CheckedContinuation<(Data, URLResponse), any Error>?) =
+            pending.withLock { pending in
+                guard !call.ended else { return (false, nil) }
+                call.ended = true
+                if pending[task.taskIdentifier] === call { pending[task.taskIdentifier] = nil }
+                call.body = Data()
+                guard let caller = call.continuation else {
+                    call.early = outcome
+                    return (true, nil)
+                }
+                call.continuation = nil
+                return (true, caller)
+            }
+        guard ending.first else { return }
+        ending.caller?.resume(with: outcome)
+        if !transportFinished { cancelTransport(task) }
     }
 
     /// `timeout` in nanoseconds, saturating instead of trapping (``HTTPService`` only passes
@@ -113,20 +192,10 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         return nanoseconds < Double(UInt64.max) ? UInt64(nanoseconds) : .max
     }
 
-    /// Fails a task that is still running with ``HTTPError/timedOut``.
-    private func expire(_ task: URLSessionTask) {
-        let running = pending.withLock { pending in
-            guard let entry = pending[task.taskIdentifier] else { return false }
-            if entry.failure == nil { entry.failure = .timedOut }
-            return true
-        }
-        if running { Self.cancel(task) }
-    }
-
     /// Cancels `task` from outside the transport's thread: with callbacks run in place (see
     /// ``DelegateQueue``), a delegate method runs on that thread, where `cancel()` would wait for
     /// itself.
-    private static func cancel(_ task: URLSessionTask) {
+    static func cancel(_ task: URLSessionTask) {
         DispatchQueue.global().async { task.cancel() }
     }
 
@@ -138,35 +207,35 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let allowed: Bool = pending.withLock { pending in
-            guard let entry = pending[dataTask.taskIdentifier] else { return false }
-            entry.response = response
-            let limit = entry.policy.maximumBytes
-            if response.expectedContentLength > Int64(limit) {
-                entry.failure = .responseTooLarge(limit: limit)
-            } else if response.expectedContentLength > 0 {
-                // The whole body at once, so it is never moved while it grows.
-                entry.body.reserveCapacity(Int(response.expectedContentLength))
-            }
-            return entry.failure == nil
+        let length = response.expectedContentLength
+        // `nil` when the call has ended (it is no longer in `pending`): its transport is being stopped.
+        let decision: (call: Pending, tooLarge: Int?)? = pending.withLock { pending in
+            guard let call = pending[dataTask.taskIdentifier] else { return nil }
+            call.response = response
+            let maximum = call.policy.maximumBytes
+            if length > Int64(maximum) { return (call, maximum) }
+            // The whole body at once, so it is never moved while it grows.
+            if length > 0 { call.body.reserveCapacity(Int(length)) }
+            return (call, nil)
         }
-        completionHandler(allowed ? .allow : .cancel)
-        // FoundationNetworking ignores the disposition: cancel explicitly.
-        if !allowed { Self.cancel(dataTask) }
+        completionHandler(decision != nil && decision?.tooLarge == nil ? .allow : .cancel)
+        // FoundationNetworking ignores the disposition: `end` cancels the transport explicitly.
+        if let decision, let limit = decision.tooLarge {
+            end(decision.call, of: dataTask, with: .failure(HTTPError.responseTooLarge(limit: limit)))
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overLimit: Bool = pending.withLock { pending in
-            guard let entry = pending[dataTask.taskIdentifier], entry.failure == nil else { return false }
-            if entry.body.count + data.count > entry.policy.maximumBytes {
-                entry.failure = .responseTooLarge(limit: entry.policy.maximumBytes)
-                entry.body = Data()
-            } else {
-                entry.body.append(data)
-            }
-            return entry.failure != nil
+        let overLimit: (call: Pending, limit: Int)? = pending.withLock { pending in
+            guard let call = pending[dataTask.taskIdentifier] else { return nil }
+            let maximum = call.policy.maximumBytes
+            if call.body.count + data.count > maximum { return (call, maximum) }
+            call.body.append(data)
+            return nil
         }
-        if overLimit { Self.cancel(dataTask) }
+        if let overLimit {
+            end(overLimit.call, of: dataTask, with: .failure(HTTPError.responseTooLarge(limit: overLimit.limit)))
+        }
     }
 
     func urlSession(
@@ -176,15 +245,15 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let policy = pending.withLock { $0[task.taskIdentifier]?.policy }
-        guard let policy, let url = request.url, let target = HTTPService.Origin(url) else {
+        let call = pending.withLock { $0[task.taskIdentifier] }
+        guard let call, let url = request.url, let target = HTTPService.Origin(url) else {
             completionHandler(nil)
             return
         }
+        let policy = call.policy
         if target.scheme == "http", !policy.allowsInsecureHTTP, !HTTPService.isLoopback(target.host) {
-            pending.withLock { $0[task.taskIdentifier]?.failure = .insecureTransport(host: target.host) }
             completionHandler(nil)
-            Self.cancel(task)
+            end(call, of: task, with: .failure(HTTPError.insecureTransport(host: target.host)))
             return
         }
         var redirected = request
@@ -195,16 +264,19 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let failure = entry.failure {
-            entry.continuation.resume(throwing: failure)
-        } else if let error {
-            entry.continuation.resume(throwing: error)
-        } else if let response = entry.response ?? task.response {
-            entry.continuation.resume(returning: (entry.body, response))
-        } else {
-            entry.continuation.resume(throwing: HTTPError.transport("no response"))
+        // A call that already ended (cancelled, timed out, over a limit) is gone: a late completion
+        // finds nothing.
+        let finished: (call: Pending, outcome: Result<(Data, URLResponse), any Error>)? = pending.withLock {
+            pending in
+            guard let call = pending[task.taskIdentifier] else { return nil }
+            if let error { return (call, .failure(error)) }
+            guard let response = call.response ?? task.response else {
+                return (call, .failure(HTTPError.transport("no response")))
+            }
+            return (call, .success((call.body, response)))
         }
+        guard let finished else { return }
+        end(finished.call, of: task, with: finished.outcome, transportFinished: true)
     }
 }
 

@@ -14,8 +14,10 @@ import Testing
 /// A tiny HTTP/1.1 server on 127.0.0.1 over real sockets, with one canned reply, for tests that
 /// need a misbehaving peer: a gzip bomb, a server that never answers, one that echoes a request.
 ///
-/// Each connection is served on its own thread; ``stop()`` closes every socket, so no thread
-/// outlives the test for long.
+/// Made only by ``withLoopbackServer(_:_:)``, which stops it on every path out of the test's body
+/// and waits for its threads. The listening thread polls with a short timeout, so it sees a stop
+/// without a connection to wake it; each connection is served on its own thread, woken from a
+/// blocked read or write by a shutdown of its socket.
 final class LoopbackServer: Sendable {
     /// What the server does once it has read a request.
     enum Reply: Sendable {
@@ -30,8 +32,10 @@ final class LoopbackServer: Sendable {
         case echo(status: Int)
     }
 
+    /// Sockets are closed only under the lock, by the thread that owns them, and shut down by
+    /// ``stop()`` only under the lock, so a stop never reaches a descriptor number that another test
+    /// has reused.
     private struct State {
-        var listener: Int32
         var connections: Set<Int32> = []
         var requests: [Data] = []
         var bodyBytesSent = 0
@@ -41,7 +45,8 @@ final class LoopbackServer: Sendable {
     /// The port the server listens on.
     let port: UInt16
     private let reply: Reply
-    private let state: Lock<State>
+    private let state = Lock(State())
+    private let threads = ThreadGroup(name: "LoopbackServer")
 
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -49,10 +54,13 @@ final class LoopbackServer: Sendable {
     /// Every request received so far, head and body, as raw bytes.
     var requests: [Data] { state.withLock { $0.requests } }
 
+    /// How many of the server's threads (the listener's, one per open connection) are running.
+    var runningThreads: Int { threads.running }
+
     /// How many body bytes the server has written so far.
     var bodyBytesSent: Int { state.withLock { $0.bodyBytesSent } }
 
-    init(_ reply: Reply) throws {
+    fileprivate init(_ reply: Reply) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw ServerError.socket(errno) }
         var yes: Int32 = 1
@@ -76,49 +84,53 @@ final class LoopbackServer: Sendable {
         }
         port = UInt16(bigEndian: address.sin_port)
         self.reply = reply
-        state = Lock(State(listener: listener))
-        let thread = Thread { [self] in acceptLoop(listener) }
-        thread.start()
+        threads.start { [self] in acceptLoop(listener) }
     }
 
     enum ServerError: Error { case socket(Int32) }
 
-    /// Closes the listening socket and every open connection.
-    func stop() {
-        let sockets: [Int32] = state.withLock { state in
-            guard !state.stopped else { return [] }
+    /// Stops accepting, wakes every connection's thread (a shutdown of its socket ends a blocked
+    /// read or write) and waits for every thread of the server to end.
+    fileprivate func stop() async {
+        state.withLock { state in
             state.stopped = true
-            return [state.listener] + Array(state.connections)
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
-        for socket in sockets {
-            shutdown(socket, Int32(SHUT_RDWR))
-        }
+        await threads.join()
     }
 
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
     private func acceptLoop(_ listener: Int32) {
-        while true {
+        defer { close(listener) }
+        while !isStopped {
+            // A short poll rather than a blocking accept, so a stop is seen within 50 ms.
+            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 50)
+            if polled < 0, errno != EINTR { return }
+            guard polled > 0 else { continue }
             let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                break
+            guard connection >= 0 else {
+                if errno == EINTR || errno == EAGAIN || errno == ECONNABORTED { continue }
+                return
             }
             let accepted = state.withLock { state in
-                guard !state.stopped else { return false }
+                guard !state.stopped else {
+                    close(connection)
+                    return false
+                }
                 state.connections.insert(connection)
                 return true
             }
-            guard accepted else {
-                close(connection)
-                break
-            }
-            let thread = Thread { [self] in
+            guard accepted else { return }
+            threads.start { [self] in
                 serve(connection)
-                state.withLock { _ = $0.connections.remove(connection) }
-                close(connection)
+                state.withLock { state in
+                    state.connections.remove(connection)
+                    close(connection)
+                }
             }
-            thread.start()
         }
-        close(listener)
     }
 
     private func serve(_ connection: Int32) {
@@ -199,15 +211,22 @@ final class LoopbackServer: Sendable {
     }
 }
 
-/// Runs `body` with a server that gives `reply`, and stops the server afterwards.
+/// Runs `body` with a server that gives `reply`; when `body` returns or throws, stops the server
+/// and waits for its threads to end (a thread still running a minute later is a test issue).
 @discardableResult
-func withLoopbackServer<Result>(
+func withLoopbackServer<Value>(
     _ reply: LoopbackServer.Reply,
-    _ body: (LoopbackServer) async throws -> Result
-) async throws -> Result {
+    _ body: (LoopbackServer) async throws -> Value
+) async throws -> Value {
     let server = try LoopbackServer(reply)
-    defer { server.stop() }
-    return try await body(server)
+    let outcome: Result<Value, any Error>
+    do {
+        outcome = .success(try await body(server))
+    } catch {
+        outcome = .failure(error)
+    }
+    await server.stop()
+    return try outcome.get()
 }
 
 /// The result of an HTTP call, so a test can match on the typed error.
