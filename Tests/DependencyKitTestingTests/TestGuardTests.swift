@@ -96,6 +96,15 @@ enum OnPurposeReaderInjector: DependencyInjecting {
     static let storage = ContainerStorage<OnPurposeReaderContainer> { OnPurposeReaderContainer() }
 }
 
+/// A global whose one resolve is a live leaf, read on purpose from detached work.
+final class OnPurposeLiveContainer: DependencyContainer, @unchecked Sendable {
+    func resolveHour() -> Int { live { 14 } }
+}
+
+enum OnPurposeLiveInjector: DependencyInjecting {
+    static let storage = ContainerStorage<OnPurposeLiveContainer> { OnPurposeLiveContainer() }
+}
+
 final class SwappedContainer: DependencyContainer, @unchecked Sendable {
     func resolveValue() -> Int { fresh { 2 } }
 }
@@ -212,6 +221,21 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         _ = await Task.detached { OnPurposeReaderInjector.dependencies.resolveValue() }.value
         withExtendedLifetime(elsewhere) {}
         #expect(TestGuardReporting.recorded(containing: "(OnPurposeReaderContainer)").count == 1)
+    }
+
+    @Test func productionCodeRunOnPurposeThroughContextGlobalIsStillReported() async {
+        let elsewhere = guardedTestElsewhere(on: OnPurposeLiveInjector.storage)
+        for _ in 0..<5 {
+            let hour = await Task.detached {
+                DependencyContainer.Context.global.run { OnPurposeLiveInjector.dependencies.resolveHour() }
+            }.value
+            #expect(hour == 14)
+        }
+        withExtendedLifetime(elsewhere) {}
+        let records = TestGuardReporting.recorded(containing: "resolveHour() -> Int reaches the outside world")
+        #expect(records.count == 1)
+        #expect(records.first?.message.contains("`DependencyContainer.Context.global.run`") == true)
+        #expect(records.first?.testName == nil)
     }
 
     @Test(.allowsGlobalInstalls)

@@ -166,6 +166,31 @@ final class SectionPage: FactoryModule, Sendable {
     }
 }
 
+/// The guard's question — is this object an installed global? — answered from a set of identities,
+/// not by scanning every install: a test that swaps the global 10,000 times while guarded resolutions
+/// ask it ran for more than 15 minutes when each question walked the list.
+@Suite struct GlobalQuestionTests {
+    private final class Probe: DependencyContainer, @unchecked Sendable {}
+
+    @Test(.timeLimit(.minutes(1)))
+    func askingAfterTenThousandInstallsCostsWhatItDidAfterOne() {
+        let storage = ContainerStorage<Probe>(default: { Probe() })
+        let installed = (0..<10_000).map { _ in Probe() }
+        let outsider = Probe()
+        var answers = 0
+        for (index, container) in installed.enumerated() {
+            storage.install(container)
+            // One question per install about the first, the newest and an object never installed: 30,000
+            // questions over a list that grows to 10,000 (1.5 × 10^8 comparisons when each one scans).
+            if storage.isInstalled(ObjectIdentifier(installed[0])) { answers += 1 }
+            if storage.isInstalled(ObjectIdentifier(installed[index])) { answers += 1 }
+            if !storage.isInstalled(ObjectIdentifier(outsider)) { answers += 1 }
+        }
+        #expect(answers == 30_000)
+        withExtendedLifetime(outsider) {}
+    }
+}
+
 @Suite struct CycleNamingTests {
     @Test func aCycleIsNamedEvenWithCycleCheckingOff() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -142,12 +142,27 @@ package enum TestGuard {
             }
             return
         }
-        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id),
-            !Exemptions.current.contains(.globalReads)
-        else {
+        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id) else {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
+        if Exemptions.current.contains(.globalReads) {
+            // `Context.global` marks a read of the global as intended; it does not make production code quiet.
+            guard resolution.lifetime.reachesOutside else { return }
+            handOver(
+                Finding(kind: .escapedWork, key: "global live \(name) \(type) \(containerType)") {
+                    """
+                    \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
+                    by the global container's production code (\(containerType)) inside \
+                    `DependencyContainer.Context.global.run`, in work outside every test's task, while tests scoped \
+                    by `.dependencies(...)` were running. `Context.global` says the work reads the global container \
+                    on purpose; it does not make production code quiet. If the work belongs to a test, re-enter the \
+                    test's scope instead: `let context = DependencyContainer.Context.capture()`, then \
+                    `context.run { … }` inside the escaping work.
+                    """
+                })
+            return
+        }
         handOver(
             Finding(kind: .escapedWork, key: "escaped \(name) \(type) \(containerType)") {
                 let chainLines =

@@ -53,6 +53,14 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     /// Installed boxes, oldest first, kept alive forever, plus the default container's factory.
     private struct State {
         var installed: [Box] = []
+        /// The identities of ``installed``'s containers, for the guard's question in constant time. An
+        /// identity is never reused while its container is kept, and every installed container is kept.
+        var identities: Set<ObjectIdentifier> = []
+
+        mutating func keep(_ box: Box) {
+            installed.append(box)
+            identities.insert(ObjectIdentifier(box.container as AnyObject))
+        }
         var makeDefault: @Sendable () -> Container
         var churn = InstallChurn()
     }
@@ -116,7 +124,7 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     /// question; see ``TestGuard/watch(_:)``). Installed containers are kept as long as the storage, so
     /// an identity found here is never a reused one.
     package func isInstalled(_ id: ObjectIdentifier) -> Bool {
-        state.withLock { $0.installed.contains { ObjectIdentifier($0.container as AnyObject) == id } }
+        state.withLock { $0.identities.contains(id) }
     }
 
     /// The container in effect for the current task.
@@ -167,7 +175,7 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
         }
         let box = Box(container)
         let kept: Int? = state.withLock { state in
-            state.installed.append(box)
+            state.keep(box)
             installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
             // Every build: an install is rare and already takes the lock; the read path never sees this.
             return state.churn.record(at: dk_monotonic_nanoseconds()) ? state.installed.count : nil
@@ -217,7 +225,7 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
         let candidate = Box(makeDefault())
         let winner: Box = state.withLock { state in
             if installedBox.loadAcquire() == 0 {
-                state.installed.append(candidate)
+                state.keep(candidate)
                 installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(candidate).toOpaque()))
                 return candidate
             }

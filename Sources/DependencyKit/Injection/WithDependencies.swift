@@ -89,8 +89,9 @@ extension DependencyContainer {
         /// Work that leaves a test's task (a detached task, a queue, a thread) sees the global
         /// container, and DependencyKitTesting's guard reports it as work that escaped its test. Work
         /// that means to read the global container — a test of that behaviour, a process-wide
-        /// service — says so by running in this context, and the guard stays quiet about it, in strict
-        /// mode too:
+        /// service — says so by running in this context, and the guard stays quiet about the read, in
+        /// strict mode too. A live leaf (`live {}`) the global container serves there with production
+        /// code is still reported, once: the context marks intent, it does not make production code quiet.
         ///
         /// ```swift
         /// Task.detached {
