@@ -96,6 +96,28 @@ enum OnPurposeReaderInjector: DependencyInjecting {
     static let storage = ContainerStorage<OnPurposeReaderContainer> { OnPurposeReaderContainer() }
 }
 
+/// A library's container and an app's refinement of it, whose global is the library's: what escaped
+/// work reads through `dependencies(as:)` in a test process.
+protocol EscapeLibraryDependency: InjectableContainer where Injector == EscapeInjector {
+    func resolveName() -> String
+}
+
+protocol EscapeAppDependency: EscapeLibraryDependency {
+    func resolveGreeting() -> String
+}
+
+class EscapeLibraryCore: DependencyContainer, EscapeLibraryDependency, @unchecked Sendable {
+    func resolveName() -> String { fresh { "library" } }
+}
+
+final class EscapeAppCore: EscapeLibraryCore, EscapeAppDependency, @unchecked Sendable {
+    func resolveGreeting() -> String { fresh { "hello from the app" } }
+}
+
+enum EscapeInjector: DependencyInjecting {
+    static let storage = ContainerStorage<any EscapeLibraryDependency> { EscapeLibraryCore() }
+}
+
 /// A global whose one resolve is a live leaf, read on purpose from detached work.
 final class OnPurposeLiveContainer: DependencyContainer, @unchecked Sendable {
     func resolveHour() -> Int { live { 14 } }
@@ -221,6 +243,23 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         _ = await Task.detached { OnPurposeReaderInjector.dependencies.resolveValue() }.value
         withExtendedLifetime(elsewhere) {}
         #expect(TestGuardReporting.recorded(containing: "(OnPurposeReaderContainer)").count == 1)
+    }
+
+    @Test func escapedWorkReadingAnAppsContainerIsAWarningNotACrash() async {
+        TestGuardReporting.install()
+        let context = TestContext(container: EscapeAppCore(), storage: EscapeInjector.storage) { message in
+            Issue.record("a test elsewhere was blamed: \(message)")
+        }
+        for _ in 0..<5 {
+            let greeting = await Task.detached {
+                EscapeInjector.dependencies(as: (any EscapeAppDependency).self).resolveGreeting()
+            }.value
+            #expect(greeting == "hello from the app")
+        }
+        withExtendedLifetime(context) {}
+        let records = TestGuardReporting.recorded(containing: "`dependencies(as: EscapeAppDependency.self)`")
+        #expect(records.count == 1)
+        #expect(records.first?.testName == nil)
     }
 
     @Test func productionCodeRunOnPurposeThroughContextGlobalIsStillReported() async {

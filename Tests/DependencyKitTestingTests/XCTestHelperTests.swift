@@ -24,6 +24,29 @@
         static let storage = ContainerStorage<any XCTestDependency> { XCTestCore(name: "default") }
     }
 
+    /// What `withTestDependencies` does, with the guard's reports collected instead of failing the test.
+    final class EscapedConversionTests: XCTestCase {
+        func testDetachedWorkReadingTheAppsContainerIsAnIssueOnTheTestNotACrash() async {
+            let reports = Locked<[String]>([])
+            let context = TestContext(container: EscapeAppCore(), testScopes: nil, spelling: .xcTest) { message in
+                reports.withLock { $0.append(message) }
+            }
+            let previous = context.bindToProcess()
+            defer { TestContext.restoreProcessBinding(previous) }
+            let greeting = await context.bind {
+                await withDependencies(EscapeAppCore()) {
+                    await Task.detached {
+                        EscapeInjector.dependencies(as: (any EscapeAppDependency).self).resolveGreeting()
+                    }.value
+                }
+            }
+            XCTAssertEqual(greeting, "hello from the app")
+            let messages = reports.withLock { $0 }
+            XCTAssertEqual(messages.count, 1)
+            XCTAssertTrue(messages.first?.contains("`dependencies(as: EscapeAppDependency.self)`") == true)
+        }
+    }
+
     final class SetUpScopingTests: XCTestCase {
         override func setUp() {
             super.setUp()

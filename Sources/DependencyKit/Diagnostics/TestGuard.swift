@@ -46,18 +46,45 @@ package enum TestGuard {
         }
     }
 
-    private static let state = Locked<State>(State())
+    fileprivate static let state = Locked<State>(State())
 
-    private struct State {
+    fileprivate struct State {
         var handlers: Handlers?
         /// The storages of guarded tests, by identity. Weak: a storage made in a test goes away with
         /// its containers. (Only tests make these references; a weak reference gives the storage a side
         /// table, which production code, which never watches, never pays for.)
         var watched: [ObjectIdentifier: Watched] = [:]
+        /// The test contexts alive, oldest first, held weakly.
+        var contexts: [WeakContext] = []
+    }
+
+    struct WeakContext {
+        weak var context: TestContext?
+    }
+
+    /// Notes a live test context, for work that escaped its test (see `containerForEscapedWork`).
+    static func register(_ context: TestContext) {
+        state.withLock { state in
+            state.contexts.removeAll { $0.context == nil }
+            state.contexts.append(WeakContext(context: context))
+        }
+    }
+
+    /// The finding for work outside a test that read `dependencies(as:)` while the global container is not
+    /// of that type: it was handed a test's container instead of stopping the process.
+    static func escapedConversionMessage(_ refined: Any.Type, global: Any) -> String {
+        """
+        Work outside its test's task (Task.detached, a DispatchQueue closure, a thread) read the container \
+        through `dependencies(as: \(refined).self)` while tests were running. The global container, a \
+        \(Swift.type(of: global)), is not a \(refined), so the work was given a running test's container \
+        instead of stopping the process; in production it would stop. Capture the test's scope before the \
+        work escapes and re-enter it: `let context = DependencyContainer.Context.capture()`, then \
+        `context.run { … }` inside the escaping work.
+        """
     }
 
     /// A watched storage.
-    private struct Watched {
+    fileprivate struct Watched {
         weak var storage: (any InstalledContainers)?
     }
 
@@ -83,6 +110,16 @@ package enum TestGuard {
         func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
             TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: storage)
         }
+
+        /// Work outside every test's task read `dependencies(as:)` and the global container is not a
+        /// `Refined`: the container of the most recent live test that is one, and a warning.
+        func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined? {
+            let live = TestGuard.state.withLock { $0.contexts.compactMap(\.context) }
+            guard let refined = live.reversed().lazy.compactMap({ $0.container as? Refined }).first else { return nil }
+            let message = TestGuard.escapedConversionMessage(Refined.self, global: global)
+            TestGuard.handOver(Finding(kind: .escapedWork, key: "escaped as \(Refined.self)") { message })
+            return refined
+        }
     }
 
     /// Watches `storage`'s installed containers, so that the guard can tell a global container from a
@@ -103,7 +140,7 @@ package enum TestGuard {
         return storages.contains { $0.isInstalled(id) }
     }
 
-    private static func handOver(_ finding: Finding) {
+    fileprivate static func handOver(_ finding: Finding) {
         state.withLock { $0.handlers?.unattributed }?(finding)
     }
 
@@ -364,6 +401,14 @@ package final class TestContext: ResolutionInterceptor {
         TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: storage)
     }
 
+    /// Work that escaped this test (XCTest's process-wide context) read its container through
+    /// `dependencies(as:)`: the test's container, when it is a `Refined`, and an issue on the test.
+    package func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined? {
+        guard let refined = container as? Refined else { return nil }
+        reportOnce("escaped as \(Refined.self)") { TestGuard.escapedConversionMessage(Refined.self, global: global) }
+        return refined
+    }
+
     /// Records an issue in the test this context belongs to.
     private let report: @Sendable (String) -> Void
     /// The live-scope counter of the storage the test's container is bound to.
@@ -371,6 +416,9 @@ package final class TestContext: ResolutionInterceptor {
     /// The container the test installed, by identity, and its class.
     let containerID: ObjectIdentifier?
     let containerType: (any AnyObject.Type)?
+    /// The container the test runs with: what work that escaped the test reads through
+    /// `dependencies(as:)` when the global container is not of the type it asks for.
+    let container: (any AnyObject & Sendable)?
     /// What the test opted out of, for a test framework without task-local traits (XCTest).
     let exemptions: TestGuard.Exemptions
     /// The keys of the findings already recorded in this test.
@@ -399,7 +447,7 @@ package final class TestContext: ResolutionInterceptor {
     /// Creates a context for a test that scopes `storage`'s containers, counting itself in the
     /// storage's live test scopes and watching its installed containers (see ``TestGuard/watch(_:)``).
     package convenience init(
-        container: AnyObject? = nil,
+        container: (any AnyObject & Sendable)? = nil,
         storage: any InstalledContainers,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
@@ -412,7 +460,7 @@ package final class TestContext: ResolutionInterceptor {
     }
 
     package init(
-        container: AnyObject? = nil,
+        container: (any AnyObject & Sendable)? = nil,
         testScopes: AtomicWord?,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
@@ -422,10 +470,12 @@ package final class TestContext: ResolutionInterceptor {
         self.report = report
         self.exemptions = exemptions
         self.testScopes = testScopes
+        self.container = container
         containerID = container.map(ObjectIdentifier.init)
         containerType = container.map { type(of: $0) }
         testScopes?.add(1)
         DiagnosticsWord.count(in: .testContext)
+        TestGuard.register(self)
     }
 
     deinit {

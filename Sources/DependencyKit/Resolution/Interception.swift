@@ -46,6 +46,10 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
 
     /// Reports a global install on a storage that `liveTestScopes` guarded tests are scoped to.
     func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type)
+
+    /// A container for work outside every test's task that read `dependencies(as:)` when the global
+    /// container, `global`, is not a `Refined`; `nil` to stop with the message as production does.
+    func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined?
 }
 
 extension ResolutionInterceptor {
@@ -75,6 +79,8 @@ extension ResolutionInterceptor {
     package func record(_ key: String, _ message: () -> String) -> Bool { false }
 
     package func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {}
+
+    package func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined? { nil }
 }
 
 /// The interceptors in effect for the current task: the one task-local value behind
