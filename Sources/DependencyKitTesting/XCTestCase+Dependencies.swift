@@ -47,7 +47,7 @@
             let previousContext = context.bindToProcess()
             let installed = ProcessWideOverrides.install(overrides, for: container.asInjectorContainer)
             addTeardownBlock {
-                installed.restore()
+                for message in installed.restore() { XCTestGuard.warn(message, file: file, line: line) }
                 TestContext.restoreProcessBinding(previousContext)
                 storage.install(previous)
             }
@@ -86,13 +86,26 @@
             let previousContext = context.bindToProcess()
             defer { TestContext.restoreProcessBinding(previousContext) }
             context.bind {
-                withDependencies(container, overriding: overrides) { body() }
+                withDependencies(
+                    container, overriding: overrides,
+                    reportingUnused: { XCTestGuard.warn($0, file: file, line: line) }, operation: body)
             }
         }
     }
 
     /// The XCTest side of the test guard.
-    enum XCTestGuard {
+    package enum XCTestGuard {
+        /// What XCTest has instead of a warning issue: a line on the standard error stream, in the
+        /// compiler's `file:line: warning:` form, which Xcode and CI logs show as a warning. Also collected
+        /// for tests of this helper.
+        package static func warn(_ message: String, file: StaticString, line: UInt) {
+            warnings.withLock { $0.append(message) }
+            FileHandle.standardError.write(Data("\(file):\(line): warning: \(message)\n".utf8))
+        }
+
+        /// The warnings ``warn(_:file:line:)`` gave, oldest first.
+        package static let warnings = Locked<[String]>([])
+
         /// A context that fails the running test with the guard's message, at the user's line, in
         /// XCTest's words.
         static func context(

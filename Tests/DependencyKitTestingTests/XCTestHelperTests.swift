@@ -47,6 +47,26 @@
         }
     }
 
+    final class WrappedXCTestCore: DependencyContainer, XCTestDependency, @unchecked Sendable {
+        func resolveName() -> String { fresh { "wrapped" } }
+    }
+
+    final class UnusedOverrideWarningTests: XCTestCase {
+        func testAnOverrideTheTestNeverReachedIsAWarningAsInSwiftTesting() {
+            let before = XCTestGuard.warnings.withLock { $0.count }
+            withTestDependencies(
+                WrappedXCTestCore(),
+                .override({ $0.resolveName() }, with: "never read"),
+                allowingLiveDependencies: true
+            ) {}
+            let warnings = XCTestGuard.warnings.withLock { Array($0.dropFirst(before)) }
+            XCTAssertEqual(warnings.count, 1)
+            XCTAssertTrue(
+                warnings.first?.contains("overrides resolveName() of WrappedXCTestCore, but nothing resolved it")
+                    == true)
+        }
+    }
+
     final class SetUpScopingTests: XCTestCase {
         override func setUp() {
             super.setUp()

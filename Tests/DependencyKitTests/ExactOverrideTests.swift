@@ -393,12 +393,51 @@ actor AsyncGate {
             ClockworkCore(),
             overriding: [.override({ $0.resolveHour() }, with: 23), .override({ $0.resolveZone() }, with: "CET")],
             reportingUnused: { message in reported.withLock { $0.append(message) } },
-            operation: { ClockworkInjector.dependencies.resolveHour() }
+            operation: { () async -> Int in ClockworkInjector.dependencies.resolveHour() }
         )
         #expect(hour == 23)
         let messages = reported.withLock { $0 }
         #expect(messages.count == 1)
         #expect(messages.first?.contains("overrides resolveZone() of ClockworkCore, but nothing resolved it") == true)
+    }
+
+    @Test func overridesShadowedByALaterOneAreOneMessageNotOnePerOverride() async {
+        for count in [2, 10_000] {
+            let reported = Locked<[String]>([])
+            let overrides = (0..<count).map { hour in
+                DependencyContainer.Override<any ClockworkDependency>.override({ $0.resolveHour() }, with: hour)
+            }
+            let hour = await withDependencies(
+                ClockworkCore(), overriding: overrides,
+                reportingUnused: { message in reported.withLock { $0.append(message) } },
+                operation: { () async -> Int in ClockworkInjector.dependencies.resolveHour() }
+            )
+            #expect(hour == count - 1)
+            let messages = reported.withLock { $0 }
+            #expect(messages.count == 1)
+            #expect(messages.first?.contains("overrides resolveHour() of ClockworkCore \(count) times") == true)
+            #expect(messages.first?.contains("nothing resolved it") == false)
+        }
+    }
+
+    @Test func anOverrideATaskOfTheTestUsesAfterTheBodyReturnsIsNotReported() async {
+        let reported = Locked<[String]>([])
+        let seen = Locked<[Int]>([])
+        for _ in 0..<5 {
+            await withDependencies(
+                ClockworkCore(), overriding: [.override({ $0.resolveHour() }, with: 23)],
+                reportingUnused: { message in reported.withLock { $0.append(message) } },
+                operation: { () async in
+                    _ = Task {
+                        try? await Task.sleep(nanoseconds: 200_000_000)
+                        let hour = ClockworkInjector.dependencies.resolveHour()
+                        seen.withLock { $0.append(hour) }
+                    }
+                }
+            )
+        }
+        #expect(seen.withLock { $0 } == [23, 23, 23, 23, 23])
+        #expect(reported.withLock { $0 }.isEmpty)
     }
 
     @Test func aRelativeOverrideNeverUsedIsReported() async {
@@ -407,7 +446,7 @@ actor AsyncGate {
             ClockworkCore(),
             overriding: [.override({ $0.resolveZone() }) { $0 + "!" }],
             reportingUnused: { message in reported.withLock { $0.append(message) } },
-            operation: { _ = ClockworkInjector.dependencies.resolveHour() }
+            operation: { () async in _ = ClockworkInjector.dependencies.resolveHour() }
         )
         #expect(reported.withLock { $0 }.first?.contains("relative override of a String") == true)
     }

@@ -151,7 +151,7 @@ enum TimeInjector: DependencyInjecting {
                 CoreTime(),
                 overriding: [.override({ $0.resolveClock() }) { $0 + 134 }],
                 reportingUnused: { message in unused.withLock { $0.append(message) } },
-                operation: { TimeInjector.dependencies.resolveValue() }
+                operation: { () async -> Int in TimeInjector.dependencies.resolveValue() }
             )
             #expect(value == 144)
         }

@@ -204,8 +204,11 @@ public func withDependencies<C: InjectableContainer, R>(
 }
 
 /// ``withDependencies(_:overriding:isolation:operation:)`` that also hands `reportUnused` a message for
-/// each override nothing resolved while `operation` ran (when it returns): the testing trait's check
+/// the overrides nothing resolved while `operation` ran (when it returns): the testing trait's check
 /// that a test still exercises what it fakes.
+///
+/// Tasks the operation started may still use the overrides after it returns; while they hold the scope
+/// and an override is still unused, the check waits for them, up to two seconds.
 package func withDependencies<C: InjectableContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
@@ -214,11 +217,30 @@ package func withDependencies<C: InjectableContainer, R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, isolation: isolation) {
-        let (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
+        var (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
         let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
-        for entry in entries where !entry.hasAnswered {
-            if let message = entry.unusedMessage { reportUnused(message) }
+        var waited = 0
+        while entries.contains(where: { !$0.hasAnswered }), !isKnownUniquelyReferenced(&set), waited < 200 {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+            waited += 1
         }
+        OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
+        return result
+    }
+}
+
+/// The synchronous form of ``withDependencies(_:overriding:reportingUnused:isolation:operation:)``, for
+/// XCTest's helper: the check runs when `operation` returns.
+package func withDependencies<C: InjectableContainer, R>(
+    _ container: C,
+    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
+    reportingUnused reportUnused: (String) -> Void,
+    operation: () throws -> R
+) rethrows -> R {
+    try withDependencies(container) {
+        let (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
+        let result = try OverrideSet.bind(set, operation: operation)
+        OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
         return result
     }
 }
@@ -227,16 +249,21 @@ package func withDependencies<C: InjectableContainer, R>(
 /// `useDependencies(_:_:…)` does with its overrides. A task's own overrides come first.
 package struct ProcessWideOverrides: Sendable {
     private let previous: OverrideSet?
+    private let entries: [OverrideSet.Entry]
 
     /// Records `overrides` of `container` (reporting malformed ones to the test context in effect)
     /// and installs them for the whole process.
     package static func install<C>(_ overrides: [DependencyContainer.Override<C>], for container: C) -> Self {
-        ProcessWideOverrides(previous: OverrideSet.installProcessWide(OverrideSet.adding(overrides, for: container)))
+        let (set, entries) = OverrideSet.recording(overrides, for: container)
+        return ProcessWideOverrides(previous: OverrideSet.installProcessWide(set), entries: entries)
     }
 
     /// Puts back the process-wide overrides this installation replaced.
-    package func restore() {
+    /// - Returns: A message for each override nothing resolved (see `OverrideSet.unusedMessages(of:)`).
+    @discardableResult
+    package func restore() -> [String] {
         _ = OverrideSet.installProcessWide(previous)
+        return OverrideSet.unusedMessages(of: entries)
     }
 }
 

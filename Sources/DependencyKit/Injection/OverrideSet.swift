@@ -86,7 +86,7 @@ final class OverrideSet: ResolutionInterceptor {
         func noteAnswered() { state.withLock { $0.answered = true } }
 
         /// What to tell a test whose override nothing resolved; `nil` for a malformed one (already reported).
-        var unusedMessage: String? {
+        fileprivate var unusedMessage: String? {
             let container = Swift.type(of: self.container)
             switch identity {
             case .refused: return nil
@@ -217,6 +217,41 @@ final class OverrideSet: ResolutionInterceptor {
         let diverted = divertNestedResolutions()
         defer { endDivertingNestedResolutions(diverted) }
         return try Interception.updating({ $0.overrides = set }, operation: operation)
+    }
+
+    /// What to tell a test about the overrides among `entries` that answered nothing: one message per
+    /// resolve. Overrides of a resolve that a later one of them answered are shadowed, said once however
+    /// many there are; a malformed override was reported already.
+    package static func unusedMessages(of entries: [Entry]) -> [String] {
+        var answered = Set<Key>()
+        for entry in entries where entry.hasAnswered {
+            if case .resolve(let name) = entry.identity {
+                answered.insert(Key(container: entry.key.container, type: entry.key.type, name: name))
+            }
+        }
+        var said = Set<Key>()
+        var messages: [String] = []
+        for entry in entries where !entry.hasAnswered {
+            var key = entry.key
+            if case .resolve(let name) = entry.identity { key.name = name }
+            guard said.insert(key).inserted else { continue }
+            let count = entries.filter { other in
+                !other.hasAnswered && other.key.bucket == key.bucket
+                    && (other.identity == .resolve(key.name) || other.key.name == key.name)
+            }.count
+            if answered.contains(key) {
+                let container = Swift.type(of: entry.container)
+                messages.append(
+                    """
+                    This test overrides \(key.name) of \(container) \(count + 1) times, and only the last one \
+                    answers: the \(count == 1 ? "other is" : "\(count) others are") shadowed. Keep one override \
+                    per resolve.
+                    """)
+            } else if let message = entry.unusedMessage {
+                messages.append(message)
+            }
+        }
+        return messages
     }
 
     /// The asynchronous form of ``bind(_:operation:)``.
