@@ -113,7 +113,7 @@ package enum TestGuard {
 
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
         /// `Refined`: the container of the most recent live test that is one, and a warning.
-        func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined? {
+        func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf global: Any) -> Refined? {
             let live = TestGuard.state.withLock { $0.contexts.compactMap(\.context) }
             guard let refined = live.reversed().lazy.compactMap({ $0.container as? Refined }).first else { return nil }
             let message = TestGuard.escapedConversionMessage(Refined.self, global: global)
@@ -403,7 +403,7 @@ package final class TestContext: ResolutionInterceptor {
 
     /// Work that escaped this test (XCTest's process-wide context) read its container through
     /// `dependencies(as:)`: the test's container, when it is a `Refined`, and an issue on the test.
-    package func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined? {
+    package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf global: Any) -> Refined? {
         guard let refined = container as? Refined else { return nil }
         reportOnce("escaped as \(Refined.self)") { TestGuard.escapedConversionMessage(Refined.self, global: global) }
         return refined

@@ -344,7 +344,7 @@ extension ContainerStorage {
             // Inside a test process, work that escaped every test's task reads a test's container and is
             // reported, rather than stopping the run (the test guard's seam); a test's own task stops.
             if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()), Interception.current.test == nil,
-                let substitute = Interception.test?.containerForEscapedWork(as: Refined.self, global: container)
+                let substitute = Interception.test?.containerForEscapedWork(as: Refined.self, insteadOf: container)
             {
                 return substitute
             }

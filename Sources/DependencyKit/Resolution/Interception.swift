@@ -48,8 +48,8 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type)
 
     /// A container for work outside every test's task that read `dependencies(as:)` when the global
-    /// container, `global`, is not a `Refined`; `nil` to stop with the message as production does.
-    func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined?
+    /// container it would otherwise read is not a `Refined`; `nil` to stop with the message as production does.
+    func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf _: Any) -> Refined?
 }
 
 extension ResolutionInterceptor {
@@ -80,7 +80,7 @@ extension ResolutionInterceptor {
 
     package func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {}
 
-    package func containerForEscapedWork<Refined>(as _: Refined.Type, global: Any) -> Refined? { nil }
+    package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf _: Any) -> Refined? { nil }
 }
 
 /// The interceptors in effect for the current task: the one task-local value behind
