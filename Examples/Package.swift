@@ -118,7 +118,11 @@ let package = Package(
         ),
         .testTarget(
             name: "UsersAPITests",
-            dependencies: ["UsersAPI"],
+            dependencies: [
+                "UsersAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],

@@ -186,9 +186,12 @@ import UsersAPI
         try await withUsersServer(host: "::1") { server in
             let created = try await Self.rawSignUp(on: server, "u5@paypal.example", name: "Ada")
             #expect(created.hasPrefix("HTTP/1.1 201"))
-            #expect(try await Self.rawSignUp(on: server, "u5@p\u{430}ypal.example", name: "Ada").hasPrefix("HTTP/1.1 400"))
-            #expect(try await Self.rawSignUp(on: server, "u6@paypal.example", name: "\u{2800}").hasPrefix("HTTP/1.1 400"))
-            #expect(try await Self.rawSignUp(on: server, "u7@paypal.example", name: "\u{FFFC}").hasPrefix("HTTP/1.1 400"))
+            #expect(
+                try await Self.rawSignUp(on: server, "u5@p\u{430}ypal.example", name: "Ada").hasPrefix("HTTP/1.1 400"))
+            #expect(
+                try await Self.rawSignUp(on: server, "u6@paypal.example", name: "\u{2800}").hasPrefix("HTTP/1.1 400"))
+            #expect(
+                try await Self.rawSignUp(on: server, "u7@paypal.example", name: "\u{FFFC}").hasPrefix("HTTP/1.1 400"))
         }
     }
 }

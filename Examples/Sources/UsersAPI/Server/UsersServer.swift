@@ -171,6 +171,11 @@ public final class UsersServer: Sendable {
             let (sum, overflow) = maximumConnections.addingReportingOverflow(max(16, maximumConnections / 4))
             return overflow ? .max : sum
         }
+
+        /// The most refused connections held open while their clients read the answer: the
+        /// sockets past the slots, less a few so the server never stops accepting while it
+        /// closes the oldest to make room for the next.
+        var maximumRefusals: Int { max(8, max(16, maximumConnections / 4) - 8) }
     }
 
     /// Starts a server for any router and returns once it accepts connections.
@@ -205,7 +210,8 @@ public final class UsersServer: Sendable {
         let peers = PeerAdmission(
             maximumConnections: limits.maximumConnections,
             maximumPerAddress: limits.maximumConnectionsPerAddress,
-            maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress
+            maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress,
+            maximumRefusals: limits.maximumRefusals
         )
         let retryAfter = limits.retryAfterSeconds
         let application = Application(
@@ -213,7 +219,7 @@ public final class UsersServer: Sendable {
             server: HTTPServerBuilder { responder in
                 HTTP1ClosingChannel(
                     base: HTTP1Channel(responder: responder, configuration: http1), peers: peers,
-                    retryAfter: retryAfter)
+                    retryAfter: retryAfter, headTimeout: TimeAmount(limits.idleTimeout))
             },
             configuration: .init(
                 address: .hostname(host, port: port),
@@ -319,6 +325,8 @@ struct HTTP1ClosingChannel: ServerChildChannel {
     let peers: PeerAdmission
     /// Whole seconds for a refusal's `Retry-After`.
     let retryAfter: Int
+    /// How long a request head may take from its first byte.
+    let headTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let decision = peers.admit(channel.remoteAddress, channel: channel)
@@ -327,11 +335,13 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         case .admitted(let admitted, let reclaimed):
             ticket = admitted
             channel.closeFuture.whenComplete { _ in admitted.release() }
-            if let reclaimed { Self.reclaim(reclaimed, retryAfter: retryAfter) }
+            if let reclaimed { reclaim(reclaimed, retryAfter: retryAfter) }
         case .refused:
             ticket = nil
         }
         let retryAfter = retryAfter
+        let headTimeout = headTimeout
+        let peers = peers
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             guard let ticket else {
                 // Answered before a byte is read, and closed. (Failing the setup instead would
@@ -339,21 +349,41 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 if case .refused(let reason) = decision {
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionRefusal(reason: reason, retryAfter: retryAfter), position: .first)
+                    peers.refusing(channel)?.close(promise: nil)
                 }
                 return value
             }
             // Before the conversion to HTTP types, which drops the protocol version.
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try channel.pipeline.syncOperations.addHandler(
-                HTTP10ConnectionRules(ticket: ticket), position: .before(codec))
+            let rules = HTTP10ConnectionRules(ticket: ticket, headTimeout: headTimeout)
+            try channel.pipeline.syncOperations.addHandler(rules, position: .before(codec))
+            try channel.pipeline.syncOperations.addHandler(HeadProgress(rules: rules), position: .first)
             return value
+        }
+    }
+
+    /// Tells ``HTTP10ConnectionRules`` that bytes arrived, after the HTTP decoder has seen them:
+    /// a head that arrived whole costs nothing more, and only a head still incomplete marks its
+    /// connection as sending and starts its deadline.
+    final class HeadProgress: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        private let rules: HTTP10ConnectionRules
+
+        init(rules: HTTP10ConnectionRules) {
+            self.rules = rules
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            context.fireChannelRead(data)
+            rules.bytesArrived(on: context.channel)
         }
     }
 
     /// Frees the slot of a connection whose slot a newcomer took: a connection that has not
     /// sent a complete request head is answered `503`; an idle one is closed, as its idle
     /// timeout would have; one whose request arrived meanwhile is closed after its answer.
-    static func reclaim(_ channel: any Channel, retryAfter: Int) {
+    func reclaim(_ channel: any Channel, retryAfter: Int) {
+        let peers = peers
         channel.eventLoop.execute {
             let operations = channel.pipeline.syncOperations
             guard let rules = try? operations.handler(type: HTTP10ConnectionRules.self) else {
@@ -365,6 +395,7 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 do {
                     try operations.addHandler(
                         ConnectionRefusal(reason: .serverFull, retryAfter: retryAfter), position: .first)
+                    peers.refusing(channel)?.close(promise: nil)
                 } catch {
                     channel.close(promise: nil)
                 }
@@ -395,9 +426,44 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         private var requestsInFlight = 0
         private var requestsSeen = 0
         private let ticket: PeerAdmission.Ticket
+        /// Whether the connection waits for a request head (none is being answered).
+        private var awaitingHead = true
+        /// Closes the connection when a head that started arriving is not complete in time.
+        private var headDeadline: Scheduled<Void>?
+        private let headTimeout: TimeAmount
+        /// When the ticket last heard that the head is arriving (uptime nanoseconds).
+        private var progressReported: UInt64 = 0
 
-        init(ticket: PeerAdmission.Ticket) {
+        init(ticket: PeerAdmission.Ticket, headTimeout: TimeAmount) {
             self.ticket = ticket
+            self.headTimeout = headTimeout
+        }
+
+        /// Bytes arrived and the decoder has read them; on the event loop. While the head is
+        /// incomplete the connection counts as sending (at most four reports a second reach
+        /// the shared admission state), and must finish its head within `headTimeout` of its
+        /// first byte, however slowly it trickles.
+        func bytesArrived(on channel: any Channel) {
+            guard awaitingHead, channel.isActive else { return }
+            if headDeadline == nil {
+                headDeadline = channel.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+            }
+            let now = NIODeadline.now().uptimeNanoseconds
+            if progressReported == 0 || now &- progressReported >= 250_000_000 {
+                progressReported = now
+                ticket.progressed()
+            }
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            headDeadline?.cancel()
+            headDeadline = nil
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            headDeadline?.cancel()
+            headDeadline = nil
+            context.fireChannelInactive()
         }
 
         /// How a reclaimed connection is let go (see ``HTTP1ClosingChannel/reclaim(_:retryAfter:)``).
@@ -423,6 +489,10 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 return
             }
             ticket.requestStarted()
+            awaitingHead = false
+            headDeadline?.cancel()
+            headDeadline = nil
+            progressReported = 0
             requestsInFlight += 1
             requestsSeen += 1
             keepAliveRequests.append(head.version == .http1_0 && head.isKeepAlive)
@@ -458,6 +528,7 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 if requestsInFlight > 0 {
                     requestsInFlight -= 1
                     ticket.responseFinished()
+                    if requestsInFlight == 0 { awaitingHead = true }
                 }
                 guard closeAfterReply else { break }
                 closeAfterReply = false
