@@ -61,10 +61,11 @@ import UsersAPI
             idleTimeout: .seconds(600), maximumConnections: 8, maximumConnectionsPerAddress: 8,
             maximumPendingConnectionsPerAddress: 8)
         try await withUsersServer(host: "::", limits: limits) { server in
-            var silent: [RawSocket] = []
-            for _ in 0..<7 { silent.append(try RawSocket(port: server.port, host: "::1", timeout: 10)) }
+            // The sender is the oldest connection, the first an oldest-first rule would take.
             let sender = try RawSocket(port: server.port, host: "::1", timeout: 10)
             try sender.send("GET /users/me HTTP/1.1\r\nHost: [::1]\r\n")
+            var silent: [RawSocket] = []
+            for _ in 0..<7 { silent.append(try RawSocket(port: server.port, host: "::1", timeout: 10)) }
             try await Task.sleep(for: .milliseconds(200))
             // Eight slots held: a newcomer from another address takes one, a silent one.
             let newcomer = try RawSocket(port: server.port, host: "127.0.0.1", from: "127.0.0.204", timeout: 10)
