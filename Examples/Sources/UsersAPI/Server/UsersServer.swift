@@ -86,21 +86,26 @@ public final class UsersServer: Sendable {
     /// What the server allows a connection, so that idle or half-open connections cannot use up
     /// its file descriptors and lock legitimate clients out, however many addresses they come from.
     ///
-    /// All addresses share one budget of ``maximumConnections`` slots. A connection that has
-    /// not yet sent a complete request head, or is idle between requests, holds its slot only
-    /// until someone needs it: when every slot is taken, a newcomer takes the slot of the
-    /// oldest such connection of the address holding the most connections, if that address
-    /// holds more than the newcomer's would with it (any, for an address that holds none). A
-    /// client at an address of its own is therefore served at once while other addresses hold
-    /// pending or idle connections, whether they trickle half-requests or keep thousands of
-    /// idle connections open. A connection the server will not take, past its
-    /// address's share or when every slot is answering a request, is answered `503 Service
-    /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed.
+    /// All addresses share one budget of ``maximumConnections`` slots, shared out fairly by
+    /// network (an IPv4 address, an IPv6 /48). A connection answering a request is never
+    /// reclaimed, nor one sending its request head (a byte within the last second) unless its
+    /// network holds more than its fair share (the slots divided by the networks holding any).
+    /// When every slot is taken, a newcomer takes, in this order: a silent pending or idle
+    /// connection of a network over its share, a sending one of such a network, a silent pending
+    /// connection of any network, and last an idle keep-alive one; always from the network
+    /// holding the most (at least two more than the newcomer's), its oldest first. A client at
+    /// an address of its own is therefore served at once while other addresses hold silent or
+    /// idle connections, however many addresses they use. A request head must be complete
+    /// ``idleTimeout`` after its first byte. A connection the server will not take, past its
+    /// address's share or when no slot can be reclaimed, is answered `503 Service
+    /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed; the refused wait for
+    /// their clients to read that in a pool of their own whose oldest is closed when it is
+    /// full, so refusals never stop the server accepting and its listen queue drains.
     public struct Limits: Sendable, Hashable {
-        /// How long a connection may go without completing a request head or body part, or
-        /// without a new request after a response, before the server closes it. A client that
-        /// opens connections and sends nothing, or trickles a request head byte by byte
-        /// (slowloris), is cut off after this long.
+        /// How long a connection may go without a byte of a request head or body part, or
+        /// without a new request after a response, before the server closes it; and how long a
+        /// request head may take from its first byte. A client that opens connections and sends
+        /// nothing, or trickles a request head byte by byte (slowloris), is cut off after this long.
         public var idleTimeout: Duration
         /// How long a request may take to arrive once its head has: a client that trickles a
         /// body byte by byte, each byte resetting the idle timer, is cut off after this long.
@@ -112,8 +117,9 @@ public final class UsersServer: Sendable {
         public var maximumConnections: Int
         /// The most connections one peer address may hold at once; a connection past it is
         /// answered `503` and closed. IPv4 peers (IPv4-mapped ones on a dual-stack listener
-        /// included) are counted per address, IPv6 peers per /64. Keep it a small share of
-        /// ``maximumConnections``, so one address cannot take every slot from the others.
+        /// included) are counted per address, IPv6 peers per /64, and an IPv6 /48 may hold four
+        /// times this (and four times ``maximumPendingConnectionsPerAddress``). Keep it a small
+        /// share of ``maximumConnections``, so one address cannot take every slot from the others.
         ///
         /// Behind a reverse proxy every client has the proxy's address: raise this and
         /// ``maximumPendingConnectionsPerAddress`` to ``maximumConnections`` there, and bound
