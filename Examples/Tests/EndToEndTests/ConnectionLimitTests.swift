@@ -84,6 +84,16 @@ import UsersAPI
         }
     }
 
+    @Test func headTrickledAByteAtATimeIsCutOffAtTheHeadDeadline() async throws {
+        let limits = UsersServer.Limits(idleTimeout: .seconds(1))
+        try await withUsersServer(host: "::1", limits: limits) { server in
+            let socket = try RawSocket(port: server.port, host: "::1")
+            // Each byte well inside the idle timeout; the whole head would take 8 seconds.
+            let head = "GET /users/me HTTP/1.1\r\nHost: [::1]\r\nX-Slow: " + String(repeating: "a", count: 40)
+            #expect(try await socket.trickle(head + "\r\n\r\n", every: .milliseconds(100)))
+        }
+    }
+
     @Test func connectionIdleAfterAResponseIsClosed() async throws {
         try await withUsersServer(limits: Self.limits) { server in
             let socket = try RawSocket(port: server.port)
