@@ -84,7 +84,9 @@ import UsersAPI
         }
     }
 
-    @Test func headTrickledAByteAtATimeIsCutOffAtTheHeadDeadline() async throws {
+    /// What bounds how long a connection counts as sending: the idle timeout, which only a
+    /// complete head stops.
+    @Test func headTrickledAByteAtATimeIsCutOffAtTheIdleTimeout() async throws {
         let limits = UsersServer.Limits(idleTimeout: .seconds(1))
         try await withUsersServer(host: "::1", limits: limits) { server in
             let socket = try RawSocket(port: server.port, host: "::1")

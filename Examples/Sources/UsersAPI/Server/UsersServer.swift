@@ -96,16 +96,16 @@ public final class UsersServer: Sendable {
     /// holding the most (at least two more than the newcomer's), its oldest first. A client at
     /// an address of its own is therefore served at once while other addresses hold silent or
     /// idle connections, however many addresses they use. A request head must be complete
-    /// ``idleTimeout`` after its first byte. A connection the server will not take, past its
+    /// ``idleTimeout`` after the connection starts waiting for it. A connection the server will not take, past its
     /// address's share or when no slot can be reclaimed, is answered `503 Service
     /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed; the refused wait for
     /// their clients to read that in a pool of their own whose oldest is closed when it is
     /// full, so refusals never stop the server accepting and its listen queue drains.
     public struct Limits: Sendable, Hashable {
-        /// How long a connection may go without a byte of a request head or body part, or
-        /// without a new request after a response, before the server closes it; and how long a
-        /// request head may take from its first byte. A client that opens connections and sends
-        /// nothing, or trickles a request head byte by byte (slowloris), is cut off after this long.
+        /// How long a connection may wait for a complete request head (from its start, or from
+        /// the end of the previous response), or go without a body part, before the server
+        /// closes it. A client that opens connections and sends nothing, or trickles a request
+        /// head byte by byte (slowloris), is cut off after this long.
         public var idleTimeout: Duration
         /// How long a request may take to arrive once its head has: a client that trickles a
         /// body byte by byte, each byte resetting the idle timer, is cut off after this long.
@@ -225,7 +225,7 @@ public final class UsersServer: Sendable {
             server: HTTPServerBuilder { responder in
                 HTTP1ClosingChannel(
                     base: HTTP1Channel(responder: responder, configuration: http1), peers: peers,
-                    retryAfter: retryAfter, headTimeout: TimeAmount(limits.idleTimeout))
+                    retryAfter: retryAfter)
             },
             configuration: .init(
                 address: .hostname(host, port: port),
@@ -331,8 +331,6 @@ struct HTTP1ClosingChannel: ServerChildChannel {
     let peers: PeerAdmission
     /// Whole seconds for a refusal's `Retry-After`.
     let retryAfter: Int
-    /// How long a request head may take from its first byte.
-    let headTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let decision = peers.admit(channel.remoteAddress, channel: channel)
@@ -346,7 +344,6 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             ticket = nil
         }
         let retryAfter = retryAfter
-        let headTimeout = headTimeout
         let peers = peers
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             guard let ticket else {
@@ -361,7 +358,7 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             }
             // Before the conversion to HTTP types, which drops the protocol version.
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
-            let rules = HTTP10ConnectionRules(ticket: ticket, headTimeout: headTimeout)
+            let rules = HTTP10ConnectionRules(ticket: ticket)
             try channel.pipeline.syncOperations.addHandler(rules, position: .before(codec))
             try channel.pipeline.syncOperations.addHandler(HeadProgress(rules: rules), position: .first)
             return value
@@ -370,7 +367,7 @@ struct HTTP1ClosingChannel: ServerChildChannel {
 
     /// Tells ``HTTP10ConnectionRules`` that bytes arrived, after the HTTP decoder has seen them:
     /// a head that arrived whole costs nothing more, and only a head still incomplete marks its
-    /// connection as sending and starts its deadline.
+    /// connection as sending.
     final class HeadProgress: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
         private let rules: HTTP10ConnectionRules
@@ -434,42 +431,24 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         private let ticket: PeerAdmission.Ticket
         /// Whether the connection waits for a request head (none is being answered).
         private var awaitingHead = true
-        /// Closes the connection when a head that started arriving is not complete in time.
-        private var headDeadline: Scheduled<Void>?
-        private let headTimeout: TimeAmount
         /// When the ticket last heard that the head is arriving (uptime nanoseconds).
         private var progressReported: UInt64 = 0
 
-        init(ticket: PeerAdmission.Ticket, headTimeout: TimeAmount) {
+        init(ticket: PeerAdmission.Ticket) {
             self.ticket = ticket
-            self.headTimeout = headTimeout
         }
 
         /// Bytes arrived and the decoder has read them; on the event loop. While the head is
         /// incomplete the connection counts as sending (at most four reports a second reach
-        /// the shared admission state), and must finish its head within `headTimeout` of its
-        /// first byte, however slowly it trickles.
+        /// the shared admission state). Hummingbird's idle timeout, which only a complete head
+        /// stops, bounds how long it may take however slowly it trickles.
         func bytesArrived(on channel: any Channel) {
             guard awaitingHead, channel.isActive else { return }
-            if headDeadline == nil {
-                headDeadline = channel.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
-            }
             let now = NIODeadline.now().uptimeNanoseconds
             if progressReported == 0 || now &- progressReported >= 250_000_000 {
                 progressReported = now
                 ticket.progressed()
             }
-        }
-
-        func handlerRemoved(context: ChannelHandlerContext) {
-            headDeadline?.cancel()
-            headDeadline = nil
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            headDeadline?.cancel()
-            headDeadline = nil
-            context.fireChannelInactive()
         }
 
         /// How a reclaimed connection is let go (see ``HTTP1ClosingChannel/reclaim(_:retryAfter:)``).
@@ -496,8 +475,6 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             }
             ticket.requestStarted()
             awaitingHead = false
-            headDeadline?.cancel()
-            headDeadline = nil
             progressReported = 0
             requestsInFlight += 1
             requestsSeen += 1
