@@ -133,28 +133,48 @@ public struct AsyncHTTPService: HTTPServiceType {
             secrets.append(token.revealed)
         }
         let limit = configuration.maximumResponseBytes
-        let nanoseconds = Int64(min(timeout, 365 * 24 * 60 * 60) * 1e9)
-        let deadline = NIODeadline.now() + .nanoseconds(max(1, nanoseconds))
+        let prepared = request
+        let exchange: Exchange
         do {
-            let response = try await Self.client(limit: limit).execute(request, deadline: deadline)
-            let encoded = response.headers.contains { $0.name.lowercased() == "content-encoding" }
-            if !encoded, let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                throw HTTPError.responseTooLarge(limit: limit)
+            // The whole exchange, body included, races the timeout: a server that sends its head
+            // and then trickles or stalls the body cannot hold the caller past it.
+            exchange = try await withThrowingTaskGroup(of: Exchange?.self) { group in
+                group.addTask { try await Self.exchange(prepared, limit: limit) }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(timeout))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let exchange = first else { throw HTTPError.timedOut }
+                return exchange
             }
-            var data = Data()
-            for try await piece in response.body {
-                guard data.count + piece.readableBytes <= limit else { throw HTTPError.responseTooLarge(limit: limit) }
-                guard NIODeadline.now() < deadline else { throw HTTPError.timedOut }
-                data.append(contentsOf: piece.readableBytesView)
-            }
-            let status = Int(response.status.code)
-            guard (200..<300).contains(status) else {
-                throw HTTPError.status(code: status, body: Self.errorText(from: data, redacting: secrets))
-            }
-            return data
         } catch {
             throw Self.map(error, limit: limit)
         }
+        guard (200..<300).contains(exchange.status) else {
+            throw .status(code: exchange.status, body: Self.errorText(from: exchange.body, redacting: secrets))
+        }
+        return exchange.body
+    }
+
+    /// A response's status and its body, read in full (at most the limit).
+    struct Exchange: Sendable {
+        var status: Int
+        var body: Data
+    }
+
+    private static func exchange(_ request: HTTPClientRequest, limit: Int) async throws -> Exchange {
+        let response = try await client(limit: limit).execute(request, timeout: .hours(24 * 366))
+        let encoded = response.headers.contains { $0.name.lowercased() == "content-encoding" }
+        if !encoded, let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+            throw HTTPError.responseTooLarge(limit: limit)
+        }
+        var body = Data()
+        for try await piece in response.body {
+            guard body.count + piece.readableBytes <= limit else { throw HTTPError.responseTooLarge(limit: limit) }
+            body.append(contentsOf: piece.readableBytesView)
+        }
+        return Exchange(status: Int(response.status.code), body: body)
     }
 
     func resolve(_ path: String) throws(HTTPError) -> URL {

@@ -33,6 +33,17 @@ import UsersAPI
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip"], body: body)
         }
+        router.get("trickle") { _, _ -> Response in
+            // A byte every 100 ms for a minute: no read ever times out, only the whole request can.
+            let body = ResponseBody { writer in
+                for _ in 0..<600 {
+                    try await writer.write(ByteBuffer(string: " "))
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        }
         router.get("echo") { request, _ -> Response in
             let token = request.headers[.authorization] ?? ""
             return Response(
@@ -88,6 +99,23 @@ import UsersAPI
             await #expect(throws: HTTPError.status(code: 400, body: "you sent Bearer <redacted>")) {
                 let _: [User] = try await service.get("/echo", token: Secret("s3cr3t/token"))
             }
+            try await server.stop()
+        } catch {
+            try await server.stop()
+            throw error
+        }
+    }
+
+    @Test func bodyThatTricklesPastTheTimeoutEndsInTimedOut() async throws {
+        let server = try await UsersServer.start(serving: Self.router(), host: "127.0.0.1")
+        do {
+            let service = AsyncHTTPService(configuration: HTTPConfiguration(baseURL: server.baseURL, timeout: 1))
+            let started = ContinuousClock.now
+            await #expect(throws: HTTPError.timedOut) {
+                let _: [User] = try await service.get("/trickle", token: nil)
+            }
+            // Bounded, not timed: without the overall deadline the body takes a minute.
+            #expect(ContinuousClock.now - started < .seconds(20))
             try await server.stop()
         } catch {
             try await server.stop()
