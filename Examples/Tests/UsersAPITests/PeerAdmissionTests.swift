@@ -8,14 +8,23 @@ import Testing
 @Suite struct PeerAdmissionTests {
     static func address(_ text: String) throws -> SocketAddress { try SocketAddress(ipAddress: text, port: 40_000) }
 
+    /// The ticket of an admitted connection, settled as its event loop would settle it.
+    /// A connected (active) channel, as the server's are once they have served a request.
+    static func connected() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.connect(to: try address("192.0.2.250")).wait()
+        return channel
+    }
+
     static func ticket(_ decision: PeerAdmission.Decision) -> PeerAdmission.Ticket? {
-        if case .admitted(let ticket, _) = decision { return ticket }
-        return nil
+        guard case .admitted(let ticket, _) = decision else { return nil }
+        ticket.settle()
+        return ticket
     }
 
     @Test func slashFortyEightOfSlashSixtyFoursCannotOutVoteAnIPv4Client() throws {
         let admission = PeerAdmission(maximumConnections: 8, maximumPerAddress: 4, maximumPendingPerAddress: 4)
-        let client = EmbeddedChannel()
+        let client = try Self.connected()
         let kept = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.1"), channel: client)))
         kept.requestStarted()
         kept.responseFinished()  // idle, kept alive
@@ -39,6 +48,21 @@ import Testing
             return
         }
         #expect(reclaimed != nil && reclaimed !== client)
+    }
+
+    @Test func connectionNotYetReadIsNotTakenForSilent() throws {
+        let admission = PeerAdmission(maximumConnections: 1, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        let first = admission.admit(try Self.address("192.0.2.1"), channel: EmbeddedChannel())
+        guard case .admitted = first else {
+            Issue.record("refused")
+            return
+        }
+        // Its event loop has not had a turn to read what the client sent: not silent yet.
+        guard case .refused(.serverFull) = admission.admit(try Self.address("192.0.2.2"), channel: EmbeddedChannel())
+        else {
+            Issue.record("took the slot of a connection whose request may be waiting unread")
+            return
+        }
     }
 
     @Test func slashFortyEightHoldsAtMostFourAddressesWorth() throws {
@@ -65,11 +89,12 @@ import Testing
         sending.progressed()
         _ = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.2"), channel: silentChannel)))
         let newcomer = admission.admit(try Self.address("192.0.2.3"), channel: EmbeddedChannel())
-        guard case .admitted(_, let reclaimed) = newcomer else {
+        guard case .admitted(let third, let reclaimed) = newcomer else {
             Issue.record("refused although a silent connection held a slot")
             return
         }
         #expect(reclaimed === silentChannel)
+        third.settle()
         // Now only the sender (sending) and the newcomer (silent) hold slots: the next takes the newcomer's.
         let next = admission.admit(try Self.address("192.0.2.4"), channel: EmbeddedChannel())
         guard case .admitted(_, let second) = next else {

@@ -51,6 +51,10 @@ final class PeerAdmission: Sendable {
     /// keeps its slot; one that sent part of a head and went silent does not.
     static let progressWindow = TimeAmount.seconds(1)
 
+    /// How long a new connection counts as sending before it has sent anything: its client
+    /// sends the request once its connect completes, and the server may not have read it yet.
+    static let settleTime = TimeAmount.milliseconds(100)
+
     /// How many addresses' worth of connections one IPv6 /48 may hold.
     static let networkFactor = 4
 
@@ -112,6 +116,9 @@ final class PeerAdmission: Sendable {
         var phase = Phase.pending
         /// When a byte of a request head last arrived (`NIODeadline` uptime), 0 for never.
         var lastProgress: UInt64 = 0
+        /// Whether ``PeerAdmission/settleTime`` has passed since it was admitted: until then a
+        /// request its client sent at once may be waiting unread, so it counts as sending.
+        var settled = false
     }
 
     private struct Held {
@@ -192,6 +199,11 @@ final class PeerAdmission: Sendable {
             admission.state.withLockedValue { $0.connections[serial]?.lastProgress = now }
         }
 
+        /// ``PeerAdmission/settleTime`` has passed: silent from now on means silent.
+        func settle() {
+            admission.state.withLockedValue { $0.connections[serial]?.settled = true }
+        }
+
         /// The connection closed (or its slot was reclaimed; releasing it again does nothing).
         func release() {
             _ = admission.state.withLockedValue { $0.remove(serial) }
@@ -216,6 +228,14 @@ final class PeerAdmission: Sendable {
         let key = Self.key(address)
         let now = NIODeadline.now().uptimeNanoseconds
         return state.withLockedValue { state in
+            if state.connections.count >= maximumConnections || state.peers[key] != nil {
+                // A connection closes before its close is reported here: one that has served a
+                // request and closed holds nothing (a client's next connection must not count its
+                // last one). A pending one may not be active yet: it is still being set up.
+                for (serial, entry) in state.connections where entry.phase != .pending && !entry.channel.isActive {
+                    _ = state.remove(serial)
+                }
+            }
             let held = state.peers[key, default: Held()]
             guard held.connections < maximumPerAddress, held.pending < maximumPendingPerAddress else {
                 return .refused(.addressAtLimit)
@@ -277,7 +297,7 @@ final class PeerAdmission: Sendable {
         // Smaller ranks go first: (tier, -weight, serial).
         var best: (tier: Int, weight: Int, serial: UInt64)?
         for (serial, entry) in state.connections where entry.phase.isReclaimable {
-            let sending = entry.lastProgress != 0 && now &- entry.lastProgress < window
+            let sending = !entry.settled || (entry.lastProgress != 0 && now &- entry.lastProgress < window)
             let weight = state.networks[entry.key.network]?.connections ?? 0
             guard weight >= floor else { continue }
             let tier: Int

@@ -339,6 +339,9 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         case .admitted(let admitted, let reclaimed):
             ticket = admitted
             channel.closeFuture.whenComplete { _ in admitted.release() }
+            // A client sends its request just after its connect completes, and a busy machine
+            // may take a while to read it: until then a new connection is not taken for silent.
+            channel.eventLoop.scheduleTask(in: PeerAdmission.settleTime) { admitted.settle() }
             if let reclaimed { reclaim(reclaimed, retryAfter: retryAfter) }
         case .refused:
             ticket = nil
@@ -431,6 +434,9 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         private let ticket: PeerAdmission.Ticket
         /// Whether the connection waits for a request head (none is being answered).
         private var awaitingHead = true
+        /// Whether a reply being written is the connection's last (its request, or the reply,
+        /// says `Connection: close`).
+        private var lastReply = false
         /// When the ticket last heard that the head is arriving (uptime nanoseconds).
         private var progressReported: UInt64 = 0
 
@@ -479,6 +485,8 @@ struct HTTP1ClosingChannel: ServerChildChannel {
             requestsInFlight += 1
             requestsSeen += 1
             keepAliveRequests.append(head.version == .http1_0 && head.isKeepAlive)
+            // A request that does not keep the connection alive gets its last reply.
+            if !head.isKeepAlive { lastReply = true }
             guard !head.isKeepAlive,
                 !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
             else {
@@ -505,6 +513,9 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                         closeAfterReply = true
                     }
                 }
+                if head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) {
+                    lastReply = true
+                }
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
                 return
             case .end:
@@ -512,6 +523,12 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                     requestsInFlight -= 1
                     ticket.responseFinished()
                     if requestsInFlight == 0 { awaitingHead = true }
+                }
+                if lastReply, requestsInFlight == 0 {
+                    // The connection serves nothing more: its slot is free now, not when the
+                    // close is reported, so the client's next connection does not meet it.
+                    lastReply = false
+                    ticket.release()
                 }
                 guard closeAfterReply else { break }
                 closeAfterReply = false
