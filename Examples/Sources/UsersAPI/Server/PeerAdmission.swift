@@ -8,8 +8,8 @@ internal import NIOCore
 /// yet), *busy* (a request is being answered) or *idle* (kept alive between requests). A busy
 /// connection is never reclaimed. A pending or idle connection costs the server a file
 /// descriptor and nothing else, so those are the ones a newcomer may take a slot from; one that
-/// is sending a request head (a byte arrived within ``progressWindow``) only from a network
-/// holding more than its fair share:
+/// is sending a request head (a byte arrived within ``progressWindow``, or it is younger than
+/// ``settleTime``) only from a network holding more than its fair share:
 ///
 /// - A connection past its address's share (``UsersServer/Limits/maximumConnectionsPerAddress``,
 ///   or ``UsersServer/Limits/maximumPendingConnectionsPerAddress`` of them pending) is refused.
