@@ -25,8 +25,16 @@ import UsersAPI
             let sources = (0..<addresses).map { "127.0.\(10 + $0 / 200).\(1 + $0 % 200)" }
             let crowd = try SilentCrowd(port: server.port, from: sources, perAddress: perAddress)
             defer { crowd.close() }
-            // Let the queue fill and the kernel retry what it dropped.
-            try await Task.sleep(for: .seconds(2))
+            // Held: every connection established, and all but those holding the slots turned away
+            // by the server, so its listen queue is empty of them. Wait for that (at most 30 s):
+            // while the queue stays full a newcomer's connect waits for the kernel to retry it,
+            // 1, 3 and 7 s later.
+            let total = addresses * perAddress
+            let started = ContinuousClock.now
+            for _ in 0..<300 where crowd.established < total || crowd.answered < total - limits.maximumConnections {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let held = ContinuousClock.now - started
             var results: [(reply: String, seconds: Double)] = []
             for _ in 0..<5 {
                 do {
@@ -38,7 +46,8 @@ import UsersAPI
                 }
             }
             print(
-                "silent crowd: \(Self.crowd) connections from \(addresses) addresses, \(crowd.established) established;"
+                "silent crowd: \(Self.crowd) connections from \(addresses) addresses, \(crowd.established) established"
+                    + " (\(crowd.answered) turned away, all within \(held));"
                     + " served in \(results.map { String(format: "%.3f s", $0.seconds) }.joined(separator: ", "))")
             ConnectionFairnessTests.expectServedPromptly(results)
         }

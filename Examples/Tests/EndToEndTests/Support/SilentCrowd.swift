@@ -35,6 +35,14 @@ final class SilentCrowd {
         return polls.count { $0.revents & Int16(POLLOUT) != 0 }
     }
 
+    /// How many connections the server has answered (its `503`) or closed: it has taken them
+    /// off its listen queue and turned them away.
+    var answered: Int {
+        var polls = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&polls, nfds_t(polls.count), 0)
+        return polls.count { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+    }
+
     /// Closes every connection.
     func close() {
         for descriptor in descriptors {
