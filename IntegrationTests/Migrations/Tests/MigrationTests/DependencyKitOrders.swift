@@ -17,9 +17,10 @@ struct DependencyKitOrders: OrdersProgram {
     }
 
     func withDecliningCard(_ body: (any OrdersProgram) async throws -> Void) async throws {
-        try await OrdersInjector.withOverrides(.override({ $0.resolveCardGateway() }, with: DecliningGateway())) {
-            try await body(self)
-        }
+        try await OrdersInjector.withOverrides(
+            .override({ $0.resolveCardGateway() }, with: DecliningGateway()),
+            .override({ $0.resolveDatabase() }, with: OrdersInjector.dependencies.resolveDatabase())
+        ) { try await body(self) }
     }
     // end-snippet
 
