@@ -213,25 +213,27 @@ final class RawSocket {
     ///
     /// The waiting happens on a thread of its own: blocking a thread of the concurrency pool
     /// would starve the in-process server's request handlers.
-    static func waitUntilClosed(_ sockets: [RawSocket], within seconds: Double) async -> (
+    /// - Parameter anyOne: Stop as soon as one socket is closed, rather than all.
+    static func waitUntilClosed(_ sockets: [RawSocket], within seconds: Double, anyOne: Bool = false) async -> (
         received: [String], closed: [Bool]
     ) {
         let descriptors = sockets.map(\.descriptor)
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: blockingWait(descriptors, within: seconds))
+                continuation.resume(returning: blockingWait(descriptors, within: seconds, anyOne: anyOne))
             }
             thread.start()
         }
     }
 
-    private static func blockingWait(_ sockets: [Int32], within seconds: Double) -> (received: [String], closed: [Bool])
-    {
+    private static func blockingWait(
+        _ sockets: [Int32], within seconds: Double, anyOne: Bool
+    ) -> (received: [String], closed: [Bool]) {
         var received = [[UInt8]](repeating: [], count: sockets.count)
         var closed = [Bool](repeating: false, count: sockets.count)
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while closed.contains(false), Date() < deadline {
+        while closed.contains(false), !(anyOne && closed.contains(true)), Date() < deadline {
             var polls = sockets.indices.filter { !closed[$0] }.map {
                 pollfd(fd: sockets[$0], events: Int16(POLLIN), revents: 0)
             }
