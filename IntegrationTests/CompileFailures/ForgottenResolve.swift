@@ -11,7 +11,7 @@ struct PlainGreeter: Greeter {
     func greeting(for name: String) -> String { "Hello, \(name)!" }
 }
 
-protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
+protocol GreetingDependency: DependencyContainer {
     func resolveGreeter() -> any Greeter
     func resolveFarewell() -> any Greeter
 }
@@ -26,6 +26,4 @@ class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecke
     // resolveFarewell() forgotten
 }
 
-enum GreetingInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any GreetingDependency> { CoreGreetingDependency() }
-}
+let greetingInjector = Injector<any GreetingDependency> { CoreGreetingDependency() }

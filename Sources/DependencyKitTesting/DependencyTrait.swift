@@ -4,8 +4,8 @@ public import Testing
 /// A Swift Testing trait that gives each test its own container.
 ///
 /// Apply it to a test or a suite. Every test case — each argument of a parameterized test, each
-/// test of a suite — runs inside ``DependencyKit/withDependencies(_:isolation:operation:)``
-/// with a container made for it alone, so tests that run in parallel never see each other's
+/// test of a suite — runs inside ``DependencyKit/withDependencies(_:_:isolation:operation:)``
+/// with a container made for it alone, served by every injector whose container type it is, so tests that run in parallel never see each other's
 /// containers, and shared instances never leak from one test into the next:
 ///
 /// ```swift
@@ -32,16 +32,16 @@ public import Testing
 ///   chain and the ``DependencyKit/DependencyContainer/Context`` fix. Such work carries no trace of its test,
 ///   so it is a warning, once per resolve and container type per process, and never fails another
 ///   test; `DEPENDENCYKIT_TEST_GUARD=strict` in the environment makes it an error.
-/// - **Global installs.** Installing a global container of the same injector while tests scoped by
+/// - **Global installs.** Installing a global container in an injector while tests scoped by
 ///   this trait run fails the test that made the install (a warning when a thread made it).
-///   ``DependencyKit/DependencyInjecting/reset()`` is not an install. Add
+///   ``DependencyKit/Injector/reset()`` is not an install. Add
 ///   ``DependencyGuardExemption/allowsGlobalInstalls`` to a test that swaps the global on purpose.
 ///
 /// None of it runs outside tests: production code never creates a guard, and its resolutions
 /// take the same path as before.
-public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteTrait, TestScoping {
+public struct DependencyTrait<Container: DependencyContainer>: TestTrait, SuiteTrait, TestScoping {
     private let makeContainer: @Sendable () -> Container
-    private let overrides: [DependencyContainer.Override<Container.Injector.Container>]
+    private let overrides: [DependencyContainer.Override<Container>]
 
     /// Creates the trait; `makeContainer` runs once per test case.
     /// - Parameters:
@@ -50,7 +50,7 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
     ///     ``DependencyKit/DependencyContainer/Override``); recorded once per test case, in order.
     public init(
         _ makeContainer: @escaping @Sendable () -> Container,
-        overrides: [DependencyContainer.Override<Container.Injector.Container>] = []
+        overrides: [DependencyContainer.Override<Container>] = []
     ) {
         self.makeContainer = makeContainer
         self.overrides = overrides
@@ -73,8 +73,7 @@ public struct DependencyTrait<Container: InjectableContainer>: TestTrait, SuiteT
     ) async throws {
         TestGuardReporting.install()
         let container = makeContainer()
-        let context = TestContext(container: container, storage: Container.Injector.storage) {
-            message in
+        let context = TestContext(scopedContainer: container) { message in
             TestGuardReporting.record(message, severity: .error, in: test)
         }
         // The context first, so that a malformed override fails this test case (not the run).
@@ -144,10 +143,27 @@ extension Trait {
     ///   - overrides: Replace resolves of the container (see ``DependencyKit/DependencyContainer/Override``);
     ///     their values are made once per test case.
     /// - Returns: The trait.
-    public static func dependencies<Container: InjectableContainer>(
+    public static func dependencies<Container: DependencyContainer>(
         _ container: @autoclosure @escaping @Sendable () -> Container,
-        _ overrides: DependencyContainer.Override<Container.Injector.Container>...
+        _ overrides: DependencyContainer.Override<Container>...
     ) -> Self where Self == DependencyTrait<Container> {
         DependencyTrait(container, overrides: overrides)
+    }
+
+    /// Runs each test case with its own container, made by `container`, with overrides declared once for
+    /// a container protocol (`Override<any GreetingDependency>`) replacing some of its resolves.
+    ///
+    /// See ``dependencies(_:_:)-(_,Override<Container>...)``.
+    /// - Parameters:
+    ///   - container: Makes the container; evaluated once per test case. It must be a `Declared`.
+    ///   - override: Replaces one resolve of the container.
+    ///   - more: More overrides, in order.
+    /// - Returns: The trait.
+    public static func dependencies<Container: DependencyContainer, Declared>(
+        _ container: @autoclosure @escaping @Sendable () -> Container,
+        _ override: DependencyContainer.Override<Declared>,
+        _ more: DependencyContainer.Override<Declared>...
+    ) -> Self where Self == DependencyTrait<Container> {
+        DependencyTrait(container, overrides: ([override] + more).map(DependencyContainer.Override<Container>.init))
     }
 }

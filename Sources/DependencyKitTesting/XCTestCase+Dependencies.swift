@@ -3,12 +3,14 @@
     public import XCTest
 
     extension XCTestCase {
-        /// Installs `container` as the global container for the rest of this test, guards the test,
-        /// and restores the previous container when the test ends.
+        /// Puts `container` in effect for the whole process for the rest of this test, guards the test,
+        /// and puts back what was in effect when the test ends.
         ///
-        /// Call it from `setUp()` (or the test itself) in XCTest suites. XCTest runs the tests
-        /// of one process one at a time, and `swift test --parallel` and Xcode's parallel testing
-        /// run them in separate processes, so swapping the global is safe there.
+        /// Call it from `setUp()` (or the test itself) in XCTest suites. Every injector whose container
+        /// type `container` is serves it — to the test, to work the test started on other threads and in
+        /// detached tasks — as a global container would, without touching any injector's global. XCTest
+        /// runs the tests of one process one at a time, and `swift test --parallel` and Xcode's parallel
+        /// testing run them in separate processes, so a process-wide container is safe there.
         ///
         /// Until the test ends, a live leaf (`live {}`) that production code serves — the container
         /// did not override it — fails the test with `XCTFail` at the line that called this method,
@@ -31,56 +33,36 @@
         ///   - allowingLiveDependencies: Whether production code may serve live leaves.
         ///   - file: Where the guard's failures are reported; leave the default.
         ///   - line: Where the guard's failures are reported; leave the default.
-        public func useDependencies<Container: InjectableContainer>(
+        public func useDependencies<Container: DependencyContainer>(
             _ container: Container,
-            _ overrides: DependencyContainer.Override<Container.Injector.Container>...,
+            _ overrides: DependencyContainer.Override<Container>...,
             allowingLiveDependencies: Bool = false,
             file: StaticString = #filePath,
             line: UInt = #line
         ) {
-            let storage = Container.Injector.storage
-            let previous = storage.global
-            storage.install(container.asInjectorContainer)
-            TestGuard.watch(Container.Injector.storage)
+            let endScope = ScopeFrame.bindProcessWide(container)
             let context = XCTestGuard.context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
-            let installed = ProcessWideOverrides.install(overrides, for: container.asInjectorContainer)
+            let installed = ProcessWideOverrides.install(overrides, for: container)
             addTeardownBlock {
                 for message in installed.restore() { XCTestGuard.warn(message, file: file, line: line) }
                 TestContext.restoreProcessBinding(previousContext)
-                storage.install(previous)
+                endScope()
             }
         }
 
-        /// Runs `body` — usually `super.invokeTest()` — with `container` scoped to it, guarded; the
-        /// global container is not touched.
-        ///
-        /// ```swift
-        /// override func invokeTest() {
-        ///     withTestDependencies(OfflineWeatherDependency()) { super.invokeTest() }
-        /// }
-        /// ```
-        ///
-        /// A live leaf that production code serves fails the test, as with
-        /// ``useDependencies(_:_:allowingLiveDependencies:file:line:)``, and overrides replace resolves of
-        /// the container for the test.
-        /// - Parameters:
-        ///   - container: The container the test runs with.
-        ///   - overrides: Replace resolves of the container for the test, in order.
-        ///   - allowingLiveDependencies: Whether production code may serve live leaves.
-        ///   - file: Where the guard's failures are reported; leave the default.
-        ///   - line: Where the guard's failures are reported; leave the default.
-        ///   - body: Runs the test.
-        public func withTestDependencies<Container: InjectableContainer>(
+        /// Runs `body` with `container` scoped to it, guarded, reporting unused overrides when it returns:
+        /// the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this package's
+        /// own tests use to check the guard within one test method.
+        package func withTestDependencies<Container: DependencyContainer>(
             _ container: Container,
-            _ overrides: DependencyContainer.Override<Container.Injector.Container>...,
+            _ overrides: DependencyContainer.Override<Container>...,
             allowingLiveDependencies: Bool = false,
             file: StaticString = #filePath,
             line: UInt = #line,
             _ body: () -> Void
         ) {
-            TestGuard.watch(Container.Injector.storage)
             let context = XCTestGuard.context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()

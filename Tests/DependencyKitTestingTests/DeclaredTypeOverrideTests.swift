@@ -36,7 +36,7 @@ struct DeclaredGreeter: Sendable {
 
 private let declaredScope = DependencyScope("declared")
 
-protocol DeclaredAppDependency: InjectableContainer where Injector == DeclaredAppInjector {
+protocol DeclaredAppDependency: DependencyContainer {
     func resolveClock() -> any DeclaredClock
     func resolveGreeter() -> DeclaredGreeter
     func resolveFreshClock() -> any DeclaredClock
@@ -124,11 +124,9 @@ class CoreDeclaredAppDependency: DependencyContainer, DeclaredAppDependency, @un
     static func connect() throws -> DeclaredSystemClock { DeclaredSystemClock() }
 }
 
-enum DeclaredAppInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any DeclaredAppDependency> { CoreDeclaredAppDependency() }
-}
+let declaredAppInjector = Injector<any DeclaredAppDependency> { CoreDeclaredAppDependency() }
 
-private var dependencies: any DeclaredAppDependency { DeclaredAppInjector.dependencies }
+private var dependencies: any DeclaredAppDependency { declaredAppInjector.dependencies }
 
 private let nine = DeclaredFixedClock(fixedHour: 9)
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A container with a live leaf, for the trait's overrides and the test guard.
-protocol LampDependency: InjectableContainer where Injector == LampInjector {
+protocol LampDependency: DependencyContainer {
     func resolveBrightness() -> Int
     func resolveDescription() -> String
     func resolveLog() -> LampLog
@@ -24,20 +24,18 @@ final class LampCore: DependencyContainer, LampDependency, @unchecked Sendable {
     func resolveLog() -> LampLog { shared { LampLog() } }
 }
 
-enum LampInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any LampDependency> { LampCore() }
-}
+let lampInjector = Injector<any LampDependency> { LampCore() }
 
 @Suite struct OverrideTraitTests {
     @Test(.dependencies(LampCore(), .override({ $0.resolveBrightness() }, with: 40)))
     func anOverriddenLiveLeafIsServedAndNotReported() {
-        #expect(LampInjector.dependencies.resolveDescription() == "brightness 40")
+        #expect(lampInjector.dependencies.resolveDescription() == "brightness 40")
     }
 
     @Test(.dependencies(LampCore(), .override({ $0.resolveDescription() }) { $0 + "!" }))
     func aRelativeOverrideOfAGraphStillReportsItsForgottenLiveLeaf() {
         withKnownIssue {
-            #expect(LampInjector.dependencies.resolveDescription() == "brightness 100!")
+            #expect(lampInjector.dependencies.resolveDescription() == "brightness 100!")
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().hasPrefix("resolveBrightness() -> Int reaches the outside world")
         }
@@ -45,10 +43,10 @@ enum LampInjector: DependencyInjecting {
 
     @Test(.dependencies(LampCore(), .override({ $0.resolveLog() }, with: LampLog())), arguments: 0..<32)
     func eachTestCaseGetsItsOwnValueAndSeesOnlyIt(number: Int) async {
-        LampInjector.dependencies.resolveLog().append("\(number)")
+        lampInjector.dependencies.resolveLog().append("\(number)")
         await Task.yield()
-        LampInjector.dependencies.resolveLog().append("\(number)")
-        #expect(LampInjector.dependencies.resolveLog().all == ["\(number)", "\(number)"])
+        lampInjector.dependencies.resolveLog().append("\(number)")
+        #expect(lampInjector.dependencies.resolveLog().all == ["\(number)", "\(number)"])
     }
 
     @Test(
@@ -56,10 +54,10 @@ enum LampInjector: DependencyInjecting {
         arguments: 0..<32
     )
     func aScopeInsideATestBuildsOnTheTestsOverrides(number: Int) {
-        let description = LampInjector.withOverrides(.override({ $0.resolveBrightness() }) { $0 + number }) {
-            LampInjector.dependencies.resolveDescription()
+        let description = lampInjector.withOverrides(.override({ $0.resolveBrightness() }) { $0 + number }) {
+            lampInjector.dependencies.resolveDescription()
         }
         #expect(description == "brightness \(40 + number)")
-        #expect(LampInjector.dependencies.resolveDescription() == "brightness 40")
+        #expect(lampInjector.dependencies.resolveDescription() == "brightness 40")
     }
 }

@@ -17,7 +17,7 @@ struct FixedGuardClock: GuardClock {
 /// A client that holds a connection: one instance per container, and it reaches the network.
 final class GuardSession: Sendable {}
 
-protocol GuardDependency: InjectableContainer where Injector == GuardInjector {
+protocol GuardDependency: DependencyContainer {
     func resolveClock() -> any GuardClock
     func resolveHour() -> Int
     func resolveSession() -> GuardSession
@@ -49,9 +49,7 @@ final class SharedSessionDouble: CoreGuardDependency, @unchecked Sendable {
     override func resolveSession() -> GuardSession { shared { GuardSession() } }
 }
 
-enum GuardInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any GuardDependency> { CoreGuardDependency() }
-}
+let guardInjector = Injector<any GuardDependency> { CoreGuardDependency() }
 
 /// Forgets to override the live leaf.
 final class LeakyGuardDouble: CoreGuardDependency, @unchecked Sendable {}
@@ -84,21 +82,17 @@ final class DetachedReaderContainer: DependencyContainer, @unchecked Sendable {
     func resolveValue() -> Int { fresh { 1 } }
 }
 
-enum DetachedReaderInjector: DependencyInjecting {
-    static let storage = ContainerStorage<DetachedReaderContainer> { DetachedReaderContainer() }
-}
+let detachedReaderInjector = Injector<DetachedReaderContainer> { DetachedReaderContainer() }
 
 final class OnPurposeReaderContainer: DependencyContainer, @unchecked Sendable {
     func resolveValue() -> Int { fresh { 3 } }
 }
 
-enum OnPurposeReaderInjector: DependencyInjecting {
-    static let storage = ContainerStorage<OnPurposeReaderContainer> { OnPurposeReaderContainer() }
-}
+let onPurposeReaderInjector = Injector<OnPurposeReaderContainer> { OnPurposeReaderContainer() }
 
 /// A library's container and an app's refinement of it, whose global is the library's: what escaped
 /// work reads through `dependencies(as:)` in a test process.
-protocol EscapeLibraryDependency: InjectableContainer where Injector == EscapeInjector {
+protocol EscapeLibraryDependency: DependencyContainer {
     func resolveName() -> String
 }
 
@@ -114,40 +108,30 @@ final class EscapeAppCore: EscapeLibraryCore, EscapeAppDependency, @unchecked Se
     func resolveGreeting() -> String { fresh { "hello from the app" } }
 }
 
-enum EscapeInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any EscapeLibraryDependency> { EscapeLibraryCore() }
-}
+let escapeInjector = Injector<any EscapeLibraryDependency> { EscapeLibraryCore() }
 
 /// A global whose one resolve is a live leaf, read on purpose from detached work.
 final class OnPurposeLiveContainer: DependencyContainer, @unchecked Sendable {
     func resolveHour() -> Int { live { 14 } }
 }
 
-enum OnPurposeLiveInjector: DependencyInjecting {
-    static let storage = ContainerStorage<OnPurposeLiveContainer> { OnPurposeLiveContainer() }
-}
+let onPurposeLiveInjector = Injector<OnPurposeLiveContainer> { OnPurposeLiveContainer() }
 
 final class SwappedContainer: DependencyContainer, @unchecked Sendable {
     func resolveValue() -> Int { fresh { 2 } }
 }
 
-enum SwappedInjector: DependencyInjecting {
-    static let storage = ContainerStorage<SwappedContainer> { SwappedContainer() }
-}
+let swappedInjector = Injector<SwappedContainer> { SwappedContainer() }
 
 final class GuardedInstallContainer: DependencyContainer, @unchecked Sendable {}
 
-enum GuardedInstallInjector: DependencyInjecting {
-    static let storage = ContainerStorage<GuardedInstallContainer> { GuardedInstallContainer() }
-}
+let guardedInstallInjector = Injector<GuardedInstallContainer> { GuardedInstallContainer() }
 
 final class UnguardedInstallContainer: DependencyContainer, @unchecked Sendable {}
 
-enum UnguardedInstallInjector: DependencyInjecting {
-    static let storage = ContainerStorage<UnguardedInstallContainer> { UnguardedInstallContainer() }
-}
+let unguardedInstallInjector = Injector<UnguardedInstallContainer> { UnguardedInstallContainer() }
 
-protocol BlockEscapeDependency: InjectableContainer where Injector == BlockEscapeInjector {
+protocol BlockEscapeDependency: DependencyContainer {
     func resolveName() -> String
 }
 
@@ -159,15 +143,17 @@ final class BlockScopedDependency: CoreBlockEscapeDependency, @unchecked Sendabl
     override func resolveName() -> String { fresh { "block" } }
 }
 
-enum BlockEscapeInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any BlockEscapeDependency> { CoreBlockEscapeDependency() }
-}
+let blockEscapeInjector = Injector<any BlockEscapeDependency> { CoreBlockEscapeDependency() }
 
 /// Stands for a guarded test running elsewhere in the process at the same time: while it lives,
 /// every resolution is diagnosed and the storage counts a live test scope.
-private func guardedTestElsewhere(on storage: any InstalledContainers) -> TestContext {
+private func guardedTestElsewhere<Container>(on injector: Injector<Container>) -> TestContext {
     TestGuardReporting.install()  // as the trait does, in case no guarded test has run yet
-    return TestContext(storage: storage) { message in Issue.record("a test elsewhere was blamed: \(message)") }
+    // A container of the injector's kind, as a test scoped to it runs with.
+    let container = (injector.global as AnyObject) as! any AnyObject & Sendable
+    return TestContext(scopedContainer: container) { message in
+        Issue.record("a test elsewhere was blamed: \(message)")
+    }
 }
 
 /// Runs each body on an OS thread of its own, which carries no task-local value, and returns when
@@ -200,20 +186,20 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     @Test(.dependencies(PastedSubclassDouble()), arguments: 0..<8)
     func guardedCasesRunBeside(_ index: Int) async {
         await Task.yield()
-        #expect(GuardInjector.dependencies.resolveHour() == 9)
+        #expect(guardInjector.dependencies.resolveHour() == 9)
     }
 
     @Test func anUnguardedTestReadingTheGlobalFromDetachedWorkIsOneWarning() async {
-        let elsewhere = guardedTestElsewhere(on: DetachedReaderInjector.storage)
+        let elsewhere = guardedTestElsewhere(on: detachedReaderInjector)
         // In the unguarded test's own task: it reads the global on purpose, nothing to report.
-        #expect(DetachedReaderInjector.dependencies.resolveValue() == 1)
+        #expect(detachedReaderInjector.dependencies.resolveValue() == 1)
         #expect(TestGuardReporting.recorded(containing: "(DetachedReaderContainer)").isEmpty)
         for _ in 0..<20 {
-            _ = await Task.detached { DetachedReaderInjector.dependencies.resolveValue() }.value
+            _ = await Task.detached { detachedReaderInjector.dependencies.resolveValue() }.value
         }
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                _ = DetachedReaderInjector.dependencies.resolveValue()
+                _ = detachedReaderInjector.dependencies.resolveValue()
                 continuation.resume()
             }
         }
@@ -225,34 +211,34 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func detachedWorkThatReadsTheGlobalOnPurposeIsNotReported() async {
-        let elsewhere = guardedTestElsewhere(on: OnPurposeReaderInjector.storage)
+        let elsewhere = guardedTestElsewhere(on: onPurposeReaderInjector)
         for _ in 0..<20 {
             let value = await Task.detached {
-                DependencyContainer.Context.global.run { OnPurposeReaderInjector.dependencies.resolveValue() }
+                DependencyContainer.Context.global.run { onPurposeReaderInjector.dependencies.resolveValue() }
             }.value
             #expect(value == 3)
         }
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                _ = DependencyContainer.Context.global.run { OnPurposeReaderInjector.dependencies.resolveValue() }
+                _ = DependencyContainer.Context.global.run { onPurposeReaderInjector.dependencies.resolveValue() }
                 continuation.resume()
             }
         }
         #expect(TestGuardReporting.recorded(containing: "(OnPurposeReaderContainer)").isEmpty)
         // The same read, unmarked, is the escaped-work warning.
-        _ = await Task.detached { OnPurposeReaderInjector.dependencies.resolveValue() }.value
+        _ = await Task.detached { onPurposeReaderInjector.dependencies.resolveValue() }.value
         withExtendedLifetime(elsewhere) {}
         #expect(TestGuardReporting.recorded(containing: "(OnPurposeReaderContainer)").count == 1)
     }
 
     @Test func escapedWorkReadingAnAppsContainerIsAWarningNotACrash() async {
         TestGuardReporting.install()
-        let context = TestContext(container: EscapeAppCore(), storage: EscapeInjector.storage) { message in
+        let context = TestContext(container: EscapeAppCore(), testScopes: InstalledContainers.testScopes) { message in
             Issue.record("a test elsewhere was blamed: \(message)")
         }
         for _ in 0..<5 {
             let greeting = await Task.detached {
-                EscapeInjector.dependencies(as: (any EscapeAppDependency).self).resolveGreeting()
+                escapeInjector.dependencies(as: (any EscapeAppDependency).self).resolveGreeting()
             }.value
             #expect(greeting == "hello from the app")
         }
@@ -263,10 +249,10 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func productionCodeRunOnPurposeThroughContextGlobalIsStillReported() async {
-        let elsewhere = guardedTestElsewhere(on: OnPurposeLiveInjector.storage)
+        let elsewhere = guardedTestElsewhere(on: onPurposeLiveInjector)
         for _ in 0..<5 {
             let hour = await Task.detached {
-                DependencyContainer.Context.global.run { OnPurposeLiveInjector.dependencies.resolveHour() }
+                DependencyContainer.Context.global.run { onPurposeLiveInjector.dependencies.resolveHour() }
             }.value
             #expect(hour == 14)
         }
@@ -279,10 +265,10 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test(.allowsGlobalInstalls)
     func anOSThreadSwappingTheGlobalBesideReadersIsOneWarningOfEachKind() async {
-        let elsewhere = guardedTestElsewhere(on: SwappedInjector.storage)
+        let elsewhere = guardedTestElsewhere(on: swappedInjector)
         await runOnThreads([
-            { for _ in 0..<500 { SwappedInjector.dependencies = SwappedContainer() } },
-            { for _ in 0..<2_000 { _ = SwappedInjector.dependencies.resolveValue() } },
+            { for _ in 0..<500 { swappedInjector.dependencies = SwappedContainer() } },
+            { for _ in 0..<2_000 { _ = swappedInjector.dependencies.resolveValue() } },
         ])
         withExtendedLifetime(elsewhere) {}
         let installs = TestGuardReporting.recorded(containing: "Installed SwappedContainer as the global")
@@ -301,11 +287,11 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func workThatLeavesABlockScopeToSeeTheGlobalIsOneWarning() async {
-        let elsewhere = guardedTestElsewhere(on: BlockEscapeInjector.storage)
+        let elsewhere = guardedTestElsewhere(on: blockEscapeInjector)
         let names = await withDependencies(BlockScopedDependency()) {
-            var names = [BlockEscapeInjector.dependencies.resolveName()]
+            var names = [blockEscapeInjector.dependencies.resolveName()]
             for _ in 0..<6 {
-                names.append(await Task.detached { BlockEscapeInjector.dependencies.resolveName() }.value)
+                names.append(await Task.detached { blockEscapeInjector.dependencies.resolveName() }.value)
             }
             return names
         }
@@ -348,7 +334,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     @Test(.dependencies(LeakyGuardDouble()))
     func aForgottenLiveLeafFailsTheTestOnceWithAnOverrideThatCompiles() {
         withKnownIssue {
-            for _ in 0..<3 { _ = GuardInjector.dependencies.resolveHour() }
+            for _ in 0..<3 { _ = guardInjector.dependencies.resolveHour() }
         } matching: { issue in
             comments(of: issue).contains("LeakyGuardDouble")
         }
@@ -376,18 +362,18 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test(.dependencies(LeakyGuardDouble(), .override({ $0.resolveClock() }, with: FixedGuardClock(fixed: 9))))
     func thePastedOneLineOverrideIsQuiet() {
-        #expect(GuardInjector.dependencies.resolveHour() == 9)
+        #expect(guardInjector.dependencies.resolveHour() == 9)
     }
 
     @Test(.dependencies(PastedSubclassDouble()))
     func thePastedOverrideIsQuiet() {
-        #expect(GuardInjector.dependencies.resolveHour() == 9)
+        #expect(guardInjector.dependencies.resolveHour() == 9)
     }
 
     @Test(.dependencies(EmptyPartialDouble()))
     func aPartialDoubleIsToldToImplementTheResolveWithoutOverride() {
         withKnownIssue {
-            _ = GuardInjector.dependencies.resolveHour()
+            _ = guardInjector.dependencies.resolveHour()
         } matching: { issue in
             comments(of: issue).contains("EmptyPartialDouble")
         }
@@ -414,13 +400,13 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test(.dependencies(PastedPartialDouble()))
     func thePastedPartialImplementationIsQuiet() {
-        #expect(GuardInjector.dependencies.resolveHour() == 9)
+        #expect(guardInjector.dependencies.resolveHour() == 9)
     }
 
     @Test(.dependencies(ProductionShapedDouble()))
     func aDoubleWhoseOverrideSaysLiveIsToldToSayFresh() {
         withKnownIssue {
-            _ = GuardInjector.dependencies.resolveHour()
+            _ = guardInjector.dependencies.resolveHour()
         } matching: { issue in
             comments(of: issue).contains("ProductionShapedDouble")
         }
@@ -447,7 +433,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     @Test(.dependencies(PastedPartialDouble()))
     func aGlobalServingInsideAGuardedTestIsNamedAsTheGlobal() {
         withKnownIssue {
-            _ = GuardInjector.storage.global.resolveHour()
+            _ = guardInjector.global.resolveHour()
         } matching: { issue in
             comments(of: issue).contains("PastedPartialDouble")
         }
@@ -469,7 +455,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     @Test(.dependencies(PastedSubclassDouble()))
     func aContainerFromAnInnerBlockIsNamedBesideTheTestsOwn() {
         withKnownIssue {
-            _ = withDependencies(InnerScopeDouble()) { GuardInjector.dependencies.resolveHour() }
+            _ = withDependencies(InnerScopeDouble()) { guardInjector.dependencies.resolveHour() }
         } matching: { issue in
             comments(of: issue).contains("InnerScopeDouble")
         }
@@ -490,7 +476,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test(.dependencies(LeakyGuardDouble()), .allowsLiveDependencies)
     func anEndToEndTestMayGoLive() {
-        #expect((0..<24).contains(GuardInjector.dependencies.resolveHour()))
+        #expect((0..<24).contains(guardInjector.dependencies.resolveHour()))
     }
 
     /// The last code line a message suggests (the one-line override, when there is one, comes first).
@@ -508,8 +494,8 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     @Test(.dependencies(LeakySessionDouble()))
     func aSharedLiveLeafIsOneInstanceAndIsGuarded() {
         withKnownIssue {
-            let first = GuardInjector.dependencies.resolveSession()
-            #expect(GuardInjector.dependencies.resolveSession() === first)
+            let first = guardInjector.dependencies.resolveSession()
+            #expect(guardInjector.dependencies.resolveSession() === first)
         } matching: { issue in
             comments(of: issue).hasPrefix(
                 """
@@ -521,8 +507,8 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test(.dependencies(SharedSessionDouble()))
     func aDoubleThatSharesItsOwnInstanceIsQuiet() {
-        let first = GuardInjector.dependencies.resolveSession()
-        #expect(GuardInjector.dependencies.resolveSession() === first)
+        let first = guardInjector.dependencies.resolveSession()
+        #expect(guardInjector.dependencies.resolveSession() === first)
     }
 
     @Test func inProductionASharedLiveLeafIsOneInstancePerContainer() {
@@ -535,13 +521,13 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 @Suite struct GlobalInstallReportTests {
     @Test func anInstallInsideAGuardedTestFailsThatTestOnceAndResetIsNoInstall() {
         let found = Locked<[String]>([])
-        let context = TestContext(storage: GuardedInstallInjector.storage) { message in
+        let context = TestContext(scopedContainer: GuardedInstallContainer()) { message in
             found.withLock { $0.append(message) }
         }
         context.bind {
-            GuardedInstallInjector.dependencies = GuardedInstallContainer()
-            GuardedInstallInjector.dependencies = GuardedInstallContainer()
-            GuardedInstallInjector.reset()
+            guardedInstallInjector.dependencies = GuardedInstallContainer()
+            guardedInstallInjector.dependencies = GuardedInstallContainer()
+            guardedInstallInjector.reset()
         }
         #expect(
             found.withLock { $0 } == [
@@ -557,9 +543,9 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
     }
 
     @Test func anInstallInAnUnguardedTestFailsThatTestAtItsSourceLocation() {
-        let elsewhere = guardedTestElsewhere(on: UnguardedInstallInjector.storage)
+        let elsewhere = guardedTestElsewhere(on: unguardedInstallInjector)
         withKnownIssue {
-            UnguardedInstallInjector.dependencies = UnguardedInstallContainer()
+            unguardedInstallInjector.dependencies = UnguardedInstallContainer()
         } matching: { issue in
             comments(of: issue).hasPrefix("Installed UnguardedInstallContainer as the global container")
                 && issue.sourceLocation?.fileID == Test.current?.sourceLocation.fileID
@@ -577,18 +563,20 @@ let eveningGuardClock: DependencyContainer.Override<any GuardDependency> = .over
 @Suite struct OneOverrideValueTests {
     @Test(.dependencies(LeakyGuardDouble(), eveningGuardClock))
     func theTraitTakesIt() {
-        #expect(GuardInjector.dependencies.resolveHour() == 20)
+        #expect(guardInjector.dependencies.resolveHour() == 20)
     }
 
     @Test func withDependenciesAndWithOverridesTakeTheSameValue() {
         let scoped = withDependencies(PastedSubclassDouble(), eveningGuardClock) {
-            GuardInjector.dependencies.resolveHour()
+            guardInjector.dependencies.resolveHour()
         }
         let inner = withDependencies(PastedSubclassDouble()) {
-            GuardInjector.withOverrides(eveningGuardClock) { GuardInjector.dependencies.resolveHour() }
+            guardInjector.withOverrides(eveningGuardClock) { guardInjector.dependencies.resolveHour() }
         }
-        let array = withDependencies(PastedSubclassDouble(), overriding: [eveningGuardClock]) {
-            GuardInjector.dependencies.resolveHour()
+        let array = withDependencies(
+            PastedSubclassDouble(), overriding: [DependencyContainer.Override<PastedSubclassDouble>(eveningGuardClock)]
+        ) {
+            guardInjector.dependencies.resolveHour()
         }
         #expect(scoped == 20 && inner == 20 && array == 20)
     }

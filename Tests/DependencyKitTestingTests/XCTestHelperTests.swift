@@ -3,7 +3,7 @@
     import DependencyKitTesting
     import XCTest
 
-    protocol XCTestDependency: InjectableContainer where Injector == XCTestInjector {
+    protocol XCTestDependency: DependencyContainer {
         func resolveName() -> String
     }
 
@@ -20,11 +20,9 @@
         func resolveName() -> String { name }
     }
 
-    enum XCTestInjector: DependencyInjecting {
-        static let storage = ContainerStorage<any XCTestDependency> { XCTestCore(name: "default") }
-    }
+    let xcTestInjector = Injector<any XCTestDependency> { XCTestCore(name: "default") }
 
-    /// What `withTestDependencies` does, with the guard's reports collected instead of failing the test.
+    /// What `useDependencies` does, with the guard's reports collected instead of failing the test.
     final class EscapedConversionTests: XCTestCase {
         func testDetachedWorkReadingTheAppsContainerIsAnIssueOnTheTestNotACrash() async {
             let reports = Locked<[String]>([])
@@ -36,7 +34,7 @@
             let greeting = await context.bind {
                 await withDependencies(EscapeAppCore()) {
                     await Task.detached {
-                        EscapeInjector.dependencies(as: (any EscapeAppDependency).self).resolveGreeting()
+                        escapeInjector.dependencies(as: (any EscapeAppDependency).self).resolveGreeting()
                     }.value
                 }
             }
@@ -74,18 +72,21 @@
         }
 
         func testSetUpInstallsTheContainerForTheTest() {
-            XCTAssertEqual(XCTestInjector.dependencies.resolveName(), "set-up")
+            XCTAssertEqual(xcTestInjector.dependencies.resolveName(), "set-up")
+        }
+
+        func testTheGlobalContainerIsUntouched() {
+            XCTAssertEqual(xcTestInjector.global.resolveName(), "default")
         }
 
         func testTeardownRestoresThePreviousContainer() {
-            let previous = XCTestInjector.storage.global
-            XCTAssertEqual(previous.resolveName(), "set-up")
+            XCTAssertEqual(xcTestInjector.dependencies.resolveName(), "set-up")
             addTeardownBlock {
                 // Teardown blocks run last-in first-out: the inner install is undone before this.
-                XCTAssertEqual(XCTestInjector.dependencies.resolveName(), "set-up")
+                XCTAssertEqual(xcTestInjector.dependencies.resolveName(), "set-up")
             }
             useDependencies(XCTestCore(name: "inner"))
-            XCTAssertEqual(XCTestInjector.dependencies.resolveName(), "inner")
+            XCTAssertEqual(xcTestInjector.dependencies.resolveName(), "inner")
         }
     }
 
@@ -95,20 +96,20 @@
         }
 
         func testSyncTestRunsInsideTheScope() {
-            XCTAssertEqual(XCTestInjector.dependencies.resolveName(), "invoke")
+            XCTAssertEqual(xcTestInjector.dependencies.resolveName(), "invoke")
         }
 
         func testAsyncTestRunsInsideTheScope() async {
             await Task.yield()
-            XCTAssertEqual(XCTestInjector.dependencies.resolveName(), "invoke")
+            XCTAssertEqual(xcTestInjector.dependencies.resolveName(), "invoke")
         }
 
         func testGlobalIsUntouched() {
-            XCTAssertNotEqual(XCTestInjector.storage.global.resolveName(), "invoke")
+            XCTAssertNotEqual(xcTestInjector.global.resolveName(), "invoke")
         }
     }
 
-    protocol XCTestLeafDependency: InjectableContainer where Injector == XCTestLeafInjector {
+    protocol XCTestLeafDependency: DependencyContainer {
         func resolveLeaf() -> String
     }
 
@@ -123,9 +124,7 @@
         override func resolveLeaf() -> String { fresh { "fixed" } }
     }
 
-    enum XCTestLeafInjector: DependencyInjecting {
-        static let storage = ContainerStorage<any XCTestLeafDependency> { CoreXCTestLeaf() }
-    }
+    let xcTestLeafInjector = Injector<any XCTestLeafDependency> { CoreXCTestLeaf() }
 
     /// The guard in XCTest: a live leaf served by production code fails the test, once per resolve.
     final class XCTestGuardTests: XCTestCase {
@@ -192,8 +191,8 @@
         func testUseDependenciesFailsAForgottenLiveLeafOnce() {
             let line = #line + 1
             useDependencies(LeakyXCTestLeaf())
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
             XCTAssertTrue(guardFailures.withLock { $0.first?.contains(Self.expected) } == true)
             // Reported at the test's own line, not in the library.
@@ -202,7 +201,7 @@
 
         func testUseDependenciesTakesOverridesWithTheTraitsSpelling() {
             useDependencies(LeakyXCTestLeaf(), .override({ $0.resolveLeaf() }, with: "one line"))
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "one line")
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "one line")
             XCTAssertEqual(guardFailures.withLock { $0 }, [])
         }
 
@@ -214,36 +213,36 @@
                         _ = $0.resolveLeaf()
                         return $0.resolveLeaf()
                     }, with: "two"))
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "fixed")  // left out
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "fixed")  // left out
             XCTAssertEqual(overrideFailures.withLock { $0.count }, 1)
         }
 
         func testWithTestDependenciesTakesOverrides() {
             withTestDependencies(LeakyXCTestLeaf(), .override({ $0.resolveLeaf() }) { $0 + "?" }) {
-                XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production?")
+                XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "production?")
             }
             XCTAssertEqual(guardFailures.withLock { $0 }, [])
         }
 
         func testWithTestDependenciesFailsAForgottenLiveLeaf() {
             withTestDependencies(LeakyXCTestLeaf()) {
-                XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+                XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "production")
             }
             XCTAssertEqual(guardFailures.withLock { $0.count }, 1)
             XCTAssertTrue(guardFailures.withLock { $0.first?.contains(Self.expected) } == true)
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(guardFailures.withLock { $0.count }, 1, "the guard outlived withTestDependencies")
         }
 
         func testAnOverriddenLeafIsQuiet() {
             useDependencies(FixedXCTestLeaf())
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "fixed")
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "fixed")
             XCTAssertEqual(guardFailures.withLock { $0 }, [])
         }
 
         func testAnEndToEndTestMayGoLive() {
             useDependencies(LeakyXCTestLeaf(), allowingLiveDependencies: true)
-            XCTAssertEqual(XCTestLeafInjector.dependencies.resolveLeaf(), "production")
+            XCTAssertEqual(xcTestLeafInjector.dependencies.resolveLeaf(), "production")
             XCTAssertEqual(guardFailures.withLock { $0 }, [])
         }
     }

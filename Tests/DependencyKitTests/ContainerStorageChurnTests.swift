@@ -3,19 +3,17 @@ import Testing
 
 @testable import DependencyKit
 
-private protocol ChurnDependency: InjectableContainer where Injector == ChurnInjector {}
+private protocol ChurnDependency: DependencyContainer {}
 private final class ChurnCore: DependencyContainer, ChurnDependency, @unchecked Sendable {}
-private enum ChurnInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ChurnDependency> { ChurnCore() }
-}
+private let churnInjector = Injector<any ChurnDependency> { ChurnCore() }
 
 /// Installed containers are kept as long as their storage; installing in a loop is reported.
 struct ContainerStorageChurnTests {
-    private typealias Churn = ContainerStorage<any ChurnDependency>.InstallChurn
+    private typealias Churn = Injector<any ChurnDependency>.InstallChurn
 
     @Test func installsInALoopAreReportedInEveryBuild() {
         // A storage of its own, freed (with every container it kept) when the test ends.
-        let storage = ContainerStorage<any ChurnDependency> { ChurnCore() }
+        let storage = Injector<any ChurnDependency> { ChurnCore() }
         for _ in 0..<Churn.threshold {
             storage.install(ChurnCore())
         }
@@ -23,7 +21,7 @@ struct ContainerStorageChurnTests {
     }
 
     @Test func installingPerTestIsNotReported() {
-        let storage = ContainerStorage<any ChurnDependency> { ChurnCore() }
+        let storage = Injector<any ChurnDependency> { ChurnCore() }
         for _ in 0..<200 {
             storage.install(ChurnCore())
             storage.reset()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DependencyKit
 
-private protocol CountedDependency: InjectableContainer where Injector == CountedInjector {}
+private protocol CountedDependency: DependencyContainer {}
 private final class CountedCore: DependencyContainer, CountedDependency, @unchecked Sendable {
     let serial: Int
     init(serial: Int) {
@@ -12,22 +12,20 @@ private final class CountedCore: DependencyContainer, CountedDependency, @unchec
     }
 }
 private let madeDefaults = Locked(0)
-private enum CountedInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any CountedDependency> {
+private let countedInjector = Injector<any CountedDependency> {
         CountedCore(
             serial: madeDefaults.withLock { count in
                 count += 1
                 return count
             })
     }
-}
 
 private func serial(_ container: any CountedDependency) -> Int { (container as! CountedCore).serial }
 
 @Suite(.serialized)
 struct ContainerStorageTests {
     @Test func defaultIsMadeOnceEvenWhenManyThreadsReadFirst() async {
-        let storage = ContainerStorage<any CountedDependency> {
+        let storage = Injector<any CountedDependency> {
             CountedCore(
                 serial: madeDefaults.withLock { count in
                     count += 1
@@ -48,17 +46,17 @@ struct ContainerStorageTests {
 
     @Test func installReplacesTheGlobalAndResetMakesANewDefault() {
         let installed = CountedCore(serial: -1)
-        CountedInjector.dependencies = installed
-        #expect(CountedInjector.dependencies === installed)
-        CountedInjector.reset()
-        let afterReset = CountedInjector.dependencies
+        countedInjector.dependencies = installed
+        #expect(countedInjector.dependencies === installed)
+        countedInjector.reset()
+        let afterReset = countedInjector.dependencies
         #expect(afterReset !== installed)
         #expect(serial(afterReset) > 0)
-        #expect(CountedInjector.dependencies === afterReset)
+        #expect(countedInjector.dependencies === afterReset)
     }
 
     @Test func setDefaultChangesWhatResetInstalls() {
-        let storage = ContainerStorage<any CountedDependency> { CountedCore(serial: 1) }
+        let storage = Injector<any CountedDependency> { CountedCore(serial: 1) }
         storage.setDefault { CountedCore(serial: 42) }
         #expect(serial(storage.current) == 42)
         storage.install(CountedCore(serial: 7))
@@ -69,9 +67,9 @@ struct ContainerStorageTests {
 
     @Test func storagesOfDifferentContainersAreIndependent() {
         withDependencies(OtherCore(name: "scoped")) {
-            #expect(OtherInjector.dependencies.resolveName() == "scoped")
-            #expect(ToyInjector.storage.scopedContainer() == nil)
+            #expect(otherInjector.dependencies.resolveName() == "scoped")
+            #expect(toyInjector.scopedContainer() == nil)
         }
-        #expect(OtherInjector.dependencies.resolveName() == "default")
+        #expect(otherInjector.dependencies.resolveName() == "default")
     }
 }

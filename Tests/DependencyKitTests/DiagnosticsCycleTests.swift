@@ -52,7 +52,7 @@ struct DiagnosticsCycleTests {
         requireCycleChecking()
         let error = try await withDependencies(LoopedEcho()) {
             try await #require(throws: Diagnostics.CycleError.self) {
-                _ = try await EchoInjector.dependencies.resolveCheckedEcho()
+                _ = try await echoInjector.dependencies.resolveCheckedEcho()
             }
         }
         #expect(
@@ -66,7 +66,7 @@ struct DiagnosticsCycleTests {
 
     @Test func theSameContainerOutsideTheScopeHasNoCycle() async throws {
         requireCycleChecking()
-        let echo = try await EchoInjector.dependencies.resolveCheckedEcho()
+        let echo = try await echoInjector.dependencies.resolveCheckedEcho()
         #expect(echo.reply == nil)
     }
 

@@ -68,7 +68,7 @@ struct DiagnosticsCycleTrapTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Diagnostics.checksCycles = true
             await withDependencies(LoopedEcho()) {
-                _ = await EchoInjector.dependencies.resolveEcho()
+                _ = await echoInjector.dependencies.resolveEcho()
             }
         }
         let output = standardError(of: result)

@@ -124,7 +124,7 @@ final class Reply: Sendable {
 }
 
 /// A container kind of its own, so a test can scope one with `withDependencies`.
-protocol EchoDependency: InjectableContainer where Injector == EchoInjector {
+protocol EchoDependency: DependencyContainer {
     func resolveEcho() async -> Echo
     func resolveReply() async -> Reply
     func resolveCheckedEcho() async throws -> Echo
@@ -140,9 +140,7 @@ extension EchoDependency {
 
 final class EchoCore: DependencyContainer, EchoDependency, @unchecked Sendable {}
 
-enum EchoInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any EchoDependency> { EchoCore() }
-}
+let echoInjector = Injector<any EchoDependency> { EchoCore() }
 
 /// Lets a throwing resolution throw the cycle as it is.
 func asAnyError(_ cycle: Diagnostics.CycleError) -> any Error { cycle }
@@ -152,14 +150,14 @@ func asAnyError(_ cycle: Diagnostics.CycleError) -> any Error { cycle }
 final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable {
     func resolveEcho() async -> Echo {
         await fresh {
-            async let reply = EchoInjector.dependencies.resolveReply()
+            async let reply = echoInjector.dependencies.resolveReply()
             return Echo(reply: await reply)
         }
     }
 
     func resolveReply() async -> Reply {
         await fresh {
-            async let echo = EchoInjector.dependencies.resolveEcho()
+            async let echo = echoInjector.dependencies.resolveEcho()
             return Reply(echo: await echo)
         }
     }
@@ -172,7 +170,7 @@ final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable
             container: self,
             cycleError: asAnyError
         ) { () async throws -> Echo in
-            async let reply = EchoInjector.dependencies.resolveCheckedReply()
+            async let reply = echoInjector.dependencies.resolveCheckedReply()
             return Echo(reply: try await reply)
         }
     }
@@ -185,7 +183,7 @@ final class LoopedEcho: DependencyContainer, EchoDependency, @unchecked Sendable
             container: self,
             cycleError: asAnyError
         ) { () async throws -> Reply in
-            let echo = try await Task { try await EchoInjector.dependencies.resolveCheckedEcho() }.value
+            let echo = try await Task { try await echoInjector.dependencies.resolveCheckedEcho() }.value
             return Reply(echo: echo)
         }
     }

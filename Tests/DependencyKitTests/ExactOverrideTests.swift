@@ -5,7 +5,7 @@ import Testing
 @testable import DependencyKit
 
 /// A container whose cached lifetimes build on a leaf that tests override.
-protocol ClockworkDependency: InjectableContainer where Injector == ClockworkInjector {
+protocol ClockworkDependency: DependencyContainer {
     func resolveHour() -> Int
     func resolveZone() -> String
     func resolveSharedGreeter() -> HourGreeter
@@ -67,9 +67,7 @@ final class ClockworkCore: DependencyContainer, ClockworkDependency, @unchecked 
     }
 }
 
-enum ClockworkInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ClockworkDependency> { ClockworkCore() }
-}
+let clockworkInjector = Injector<any ClockworkDependency> { ClockworkCore() }
 
 /// Collects what a test context reports, in place of a Swift Testing issue.
 final class ReportedProblems: Sendable {
@@ -93,74 +91,74 @@ final class ReportedProblems: Sendable {
     @Test func aSharedInstanceBuiltUnderAnOverrideStaysWithIt() {
         let container = ClockworkCore()
         withDependencies(container) {
-            let inside = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
-                ClockworkInjector.dependencies.resolveSharedGreeter()
+            let inside = clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                clockworkInjector.dependencies.resolveSharedGreeter()
             }
             #expect(inside.hour == 23)
-            let after = ClockworkInjector.dependencies.resolveSharedGreeter()
+            let after = clockworkInjector.dependencies.resolveSharedGreeter()
             #expect(after.hour == 9)
             #expect(after !== inside)
-            #expect(ClockworkInjector.dependencies.resolveSharedGreeter() === after)
+            #expect(clockworkInjector.dependencies.resolveSharedGreeter() === after)
         }
     }
 
     @Test func perRequestOverridesOfALongLivedContainerEachSeeTheirOwn() {
         withDependencies(ClockworkCore()) {
             for hour in [20, 21, 22] {
-                let seen = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
+                let seen = clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
                     (
-                        ClockworkInjector.dependencies.resolveSharedGreeter().hour,
-                        ClockworkInjector.dependencies.resolveWeakGreeter().hour,
-                        ClockworkInjector.dependencies.resolveScopedGreeter().hour,
-                        ClockworkInjector.dependencies.resolveOuter().inner?.hour
+                        clockworkInjector.dependencies.resolveSharedGreeter().hour,
+                        clockworkInjector.dependencies.resolveWeakGreeter().hour,
+                        clockworkInjector.dependencies.resolveScopedGreeter().hour,
+                        clockworkInjector.dependencies.resolveOuter().inner?.hour
                     )
                 }
                 #expect(seen.0 == hour && seen.1 == hour && seen.2 == hour && seen.3 == hour)
             }
-            #expect(ClockworkInjector.dependencies.resolveSharedGreeter().hour == 9)
-            #expect(ClockworkInjector.dependencies.resolveScopedGreeter().hour == 9)
-            #expect(ClockworkInjector.dependencies.resolveOuter().inner?.hour == 9)
+            #expect(clockworkInjector.dependencies.resolveSharedGreeter().hour == 9)
+            #expect(clockworkInjector.dependencies.resolveScopedGreeter().hour == 9)
+            #expect(clockworkInjector.dependencies.resolveOuter().inner?.hour == 9)
         }
     }
 
     @Test func aSharedInstanceMadeBeforeTheScopeReflectsTheOverrideInsideIt() {
         withDependencies(ClockworkCore()) {
-            let before = ClockworkInjector.dependencies.resolveSharedGreeter()
-            let outerBefore = ClockworkInjector.dependencies.resolveOuter()
-            ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
-                let inside = ClockworkInjector.dependencies.resolveSharedGreeter()
+            let before = clockworkInjector.dependencies.resolveSharedGreeter()
+            let outerBefore = clockworkInjector.dependencies.resolveOuter()
+            clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                let inside = clockworkInjector.dependencies.resolveSharedGreeter()
                 #expect(inside.hour == 23)
-                #expect(ClockworkInjector.dependencies.resolveSharedGreeter() === inside)
-                #expect(ClockworkInjector.dependencies.resolveOuter().inner === inside)
+                #expect(clockworkInjector.dependencies.resolveSharedGreeter() === inside)
+                #expect(clockworkInjector.dependencies.resolveOuter().inner === inside)
             }
-            #expect(ClockworkInjector.dependencies.resolveSharedGreeter() === before)
-            #expect(ClockworkInjector.dependencies.resolveOuter() === outerBefore)
+            #expect(clockworkInjector.dependencies.resolveSharedGreeter() === before)
+            #expect(clockworkInjector.dependencies.resolveOuter() === outerBefore)
         }
     }
 
     @Test func anOverrideScopeOwnsEveryCachedInstanceItResolvesEvenOnesThatReadNoOverride() {
         let container = ClockworkCore()
         withDependencies(container) {
-            let label = ClockworkInjector.dependencies.resolveZoneLabel()
-            let inside = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
-                let first = ClockworkInjector.dependencies.resolveZoneLabel()
-                #expect(ClockworkInjector.dependencies.resolveZoneLabel() === first)
+            let label = clockworkInjector.dependencies.resolveZoneLabel()
+            let inside = clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                let first = clockworkInjector.dependencies.resolveZoneLabel()
+                #expect(clockworkInjector.dependencies.resolveZoneLabel() === first)
                 return first
             }
             // Built inside, from the scope's own table; the container's instance was never read or written.
             #expect(inside !== label)
-            #expect(ClockworkInjector.dependencies.resolveZoneLabel() === label)
+            #expect(clockworkInjector.dependencies.resolveZoneLabel() === label)
         }
         #expect(container.production.notes == ["zone", "zone"])
     }
 
     @Test func anAsyncSharedInstanceBuiltUnderAnOverrideStaysWithIt() async {
         await withDependencies(ClockworkCore()) {
-            let inside = await ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
-                await ClockworkInjector.dependencies.resolveAsyncGreeter()
+            let inside = await clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                await clockworkInjector.dependencies.resolveAsyncGreeter()
             }
             #expect(inside.hour == 23)
-            #expect(await ClockworkInjector.dependencies.resolveAsyncGreeter().hour == 9)
+            #expect(await clockworkInjector.dependencies.resolveAsyncGreeter().hour == 9)
         }
     }
 
@@ -170,15 +168,15 @@ final class ReportedProblems: Sendable {
             await withTaskGroup(of: (Int, Int).self) { group in
                 for hour in 0..<200 {
                     group.addTask {
-                        await ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
+                        await clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
                             await Task.yield()
-                            return (hour, ClockworkInjector.dependencies.resolveSharedGreeter().hour)
+                            return (hour, clockworkInjector.dependencies.resolveSharedGreeter().hour)
                         }
                     }
                 }
                 for await (hour, seen) in group { #expect(seen == hour) }
             }
-            #expect(ClockworkInjector.dependencies.resolveSharedGreeter().hour == 9)
+            #expect(clockworkInjector.dependencies.resolveSharedGreeter().hour == 9)
         }
     }
 
@@ -186,8 +184,8 @@ final class ReportedProblems: Sendable {
 
     @Test func thousandsOfNestedOverrideScopesGiveExactResults() {
         func nest(_ level: Int) -> Int {
-            guard level < 1_100 else { return ClockworkInjector.dependencies.resolveHour() }
-            return ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: level)) { nest(level + 1) }
+            guard level < 1_100 else { return clockworkInjector.dependencies.resolveHour() }
+            return clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: level)) { nest(level + 1) }
         }
         let innermost = withDependencies(ClockworkCore()) { nest(0) }
         #expect(innermost == 1_099)
@@ -195,8 +193,8 @@ final class ReportedProblems: Sendable {
 
     @Test func aThousandNestedRelativeOverridesAddUp() {
         func nest(_ level: Int) -> Int {
-            guard level < 1_000 else { return ClockworkInjector.dependencies.resolveHour() }
-            return ClockworkInjector.withOverrides(.override({ $0.resolveHour() }) { $0 + 1 }) { nest(level + 1) }
+            guard level < 1_000 else { return clockworkInjector.dependencies.resolveHour() }
+            return clockworkInjector.withOverrides(.override({ $0.resolveHour() }) { $0 + 1 }) { nest(level + 1) }
         }
         let container = ClockworkCore()
         let hour = withDependencies(container) { nest(0) }
@@ -214,9 +212,9 @@ final class ReportedProblems: Sendable {
             await withTaskGroup(of: Bool.self) { group in
                 for hour in 0..<1_100 {
                     group.addTask {
-                        await ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
+                        await clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: hour)) {
                             await gate.arriveAndWait()
-                            return ClockworkInjector.dependencies.resolveHour() == hour
+                            return clockworkInjector.dependencies.resolveHour() == hour
                         }
                     }
                 }
@@ -245,7 +243,7 @@ final class ReportedProblems: Sendable {
         let container = ClockworkCore()
         let users = problems.collecting {
             withDependencies(container, .override({ $0.resolveUser(id: 1) }, with: "fake")) {
-                [1, 2, 99].map { ClockworkInjector.dependencies.resolveUser(id: $0) }
+                [1, 2, 99].map { clockworkInjector.dependencies.resolveUser(id: $0) }
             }
         }
         #expect(users == ["user 1", "user 2", "user 99"])
@@ -268,7 +266,7 @@ final class ReportedProblems: Sendable {
                         return $0.resolveHour()
                     }, with: 5)
             ) {
-                ClockworkInjector.dependencies.resolveHour()
+                clockworkInjector.dependencies.resolveHour()
             }
         }
         #expect(hour == 9)  // the malformed override is left out
@@ -281,7 +279,7 @@ final class ReportedProblems: Sendable {
         let container = ClockworkCore()
         withDependencies(container, .override({ $0.resolveHour() }) { $0 + 1 }) {
             #expect(container.production.notes.isEmpty)
-            #expect(ClockworkInjector.dependencies.resolveHour() == 10)
+            #expect(clockworkInjector.dependencies.resolveHour() == 10)
         }
         #expect(container.production.notes == ["hour"])
     }
@@ -289,9 +287,9 @@ final class ReportedProblems: Sendable {
     @Test func aRelativeOverrideOfAnotherResolveOfTheSameTypeLeavesThisOneAlone() {
         let container = ClockworkCore()
         withDependencies(container, .override({ $0.resolveCounter() }) { $0 + 100 }) {
-            #expect(ClockworkInjector.dependencies.resolveHour() == 9)
-            #expect(ClockworkInjector.dependencies.resolveCounter() == 100)
-            #expect(ClockworkInjector.dependencies.resolveHour() == 9)
+            #expect(clockworkInjector.dependencies.resolveHour() == 9)
+            #expect(clockworkInjector.dependencies.resolveCounter() == 100)
+            #expect(clockworkInjector.dependencies.resolveHour() == 9)
         }
     }
 
@@ -300,9 +298,9 @@ final class ReportedProblems: Sendable {
         let hour = problems.collecting {
             withDependencies(
                 ClockworkCore(),
-                .override({ $0.resolveHour() }) { _ in ClockworkInjector.dependencies.resolveHour() + 1 }
+                .override({ $0.resolveHour() }) { _ in clockworkInjector.dependencies.resolveHour() + 1 }
             ) {
-                ClockworkInjector.dependencies.resolveHour()
+                clockworkInjector.dependencies.resolveHour()
             }
         }
         #expect(hour == 10)
@@ -312,21 +310,21 @@ final class ReportedProblems: Sendable {
     // MARK: 5. withOverrides pins its container
 
     @Test func aGlobalInstallDuringWithOverridesCannotStripIt() {
-        let previous = ClockworkInjector.dependencies
-        defer { ClockworkInjector.dependencies = previous }
+        let previous = clockworkInjector.dependencies
+        defer { clockworkInjector.dependencies = previous }
         let stop = AtomicWord(0)
         let finished = DispatchSemaphore(value: 0)
         let installer = Thread {
             var installs = 0
             while stop.loadAcquire() == 0, installs < 2_000 {
-                ClockworkInjector.dependencies = ClockworkCore()
+                clockworkInjector.dependencies = ClockworkCore()
                 installs += 1
             }
             finished.signal()
         }
         installer.start()
-        let wrong = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
-            (0..<10_000).filter { _ in ClockworkInjector.dependencies.resolveHour() != 23 }.count
+        let wrong = clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+            (0..<10_000).filter { _ in clockworkInjector.dependencies.resolveHour() != 23 }.count
         }
         stop.storeRelease(1)
         // The installer has ended before `previous` is put back, so it cannot install over it.
@@ -351,14 +349,14 @@ final class ReportedProblems: Sendable {
 
     @Test func anInjectHolderThatOutlivesItsContainerResolvesAgainFromTheNextOne() {
         struct Holder {
-            @Inject<ClockworkInjector, Int>({ $0.resolveHour() }) var hour
+            @Inject(clockworkInjector, { $0.resolveHour() }) var hour
         }
         let holder = Holder()
         let first = withDependencies(ClockworkCore(), .override({ $0.resolveHour() }, with: 1)) { holder.hour }
         let second = withDependencies(ClockworkCore(), .override({ $0.resolveHour() }, with: 2)) { holder.hour }
         let third = withDependencies(ClockworkCore()) {
             let outside = holder.hour
-            let inside = ClockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 3)) { holder.hour }
+            let inside = clockworkInjector.withOverrides(.override({ $0.resolveHour() }, with: 3)) { holder.hour }
             return (outside, inside, holder.hour)
         }
         #expect(first == 1)
@@ -393,7 +391,7 @@ actor AsyncGate {
             ClockworkCore(),
             overriding: [.override({ $0.resolveHour() }, with: 23), .override({ $0.resolveZone() }, with: "CET")],
             reportingUnused: { message in reported.withLock { $0.append(message) } },
-            operation: { () async -> Int in ClockworkInjector.dependencies.resolveHour() }
+            operation: { () async -> Int in clockworkInjector.dependencies.resolveHour() }
         )
         #expect(hour == 23)
         let messages = reported.withLock { $0 }
@@ -408,9 +406,9 @@ actor AsyncGate {
                 DependencyContainer.Override<any ClockworkDependency>.override({ $0.resolveHour() }, with: hour)
             }
             let hour = await withDependencies(
-                ClockworkCore(), overriding: overrides,
+                ClockworkCore(), overriding: overrides.map(DependencyContainer.Override<ClockworkCore>.init),
                 reportingUnused: { message in reported.withLock { $0.append(message) } },
-                operation: { () async -> Int in ClockworkInjector.dependencies.resolveHour() }
+                operation: { () async -> Int in clockworkInjector.dependencies.resolveHour() }
             )
             #expect(hour == count - 1)
             let messages = reported.withLock { $0 }
@@ -430,7 +428,7 @@ actor AsyncGate {
                 operation: { () async in
                     _ = Task {
                         try? await Task.sleep(nanoseconds: 200_000_000)
-                        let hour = ClockworkInjector.dependencies.resolveHour()
+                        let hour = clockworkInjector.dependencies.resolveHour()
                         seen.withLock { $0.append(hour) }
                     }
                 }
@@ -446,7 +444,7 @@ actor AsyncGate {
             ClockworkCore(),
             overriding: [.override({ $0.resolveZone() }) { $0 + "!" }],
             reportingUnused: { message in reported.withLock { $0.append(message) } },
-            operation: { () async in _ = ClockworkInjector.dependencies.resolveHour() }
+            operation: { () async in _ = clockworkInjector.dependencies.resolveHour() }
         )
         #expect(reported.withLock { $0 }.first?.contains("relative override of a String") == true)
     }

@@ -2,22 +2,21 @@ import Testing
 
 @testable import DependencyKit
 
-typealias InjectRoute<Value: Sendable> = Inject<RouteInjector, Value>
 
 /// A struct consumer: reads from non-mutating methods.
 struct RouteViewModel {
-    @InjectRoute({ $0.resolveGreeting() }) var greeting
-    @InjectRoute({ $0.resolveRecorder() }) var recorder
+    @Inject(routeInjector, { $0.resolveGreeting() }) var greeting
+    @Inject(routeInjector, { $0.resolveRecorder() }) var recorder
 
     func title() -> String { greeting }
 }
 
 final class RouteController {
-    @InjectRoute({ $0.resolveHour() }) var hour
+    @Inject(routeInjector, { $0.resolveHour() }) var hour
 }
 
 @MainActor final class RouteScreen {
-    @InjectRoute({ $0.resolveGreeting() }) var greeting
+    @Inject(routeInjector, { $0.resolveGreeting() }) var greeting
 }
 
 @Suite struct InjectTests {

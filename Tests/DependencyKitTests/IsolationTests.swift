@@ -15,7 +15,7 @@ struct RemoteSettings: Sendable, Equatable {
     let step: Int
 }
 
-protocol IsolatedDependency: InjectableContainer where Injector == IsolatedInjector {
+protocol IsolatedDependency: DependencyContainer {
     func resolveSettings() async -> RemoteSettings
     @MainActor func resolveCounterViewModel() async -> CounterViewModel
 }
@@ -39,22 +39,20 @@ final class FastSettingsDependency: DependencyContainer, IsolatedDependency, @un
     func resolveSettings() async -> RemoteSettings { RemoteSettings(step: 5) }
 }
 
-enum IsolatedInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any IsolatedDependency> { IsolatedCore() }
-}
+let isolatedInjector = Injector<any IsolatedDependency> { IsolatedCore() }
 
 struct IsolationTests {
     @Test @MainActor func mainActorResolveBuildsAMainActorViewModel() async {
-        let model = await IsolatedInjector.dependencies.resolveCounterViewModel()
+        let model = await isolatedInjector.dependencies.resolveCounterViewModel()
         model.increment()
         #expect(model.count == 1)
     }
 
     @Test func asyncResolveRunsOffTheMainActorAndCascades() async {
-        let settings = await IsolatedInjector.dependencies.resolveSettings()
+        let settings = await isolatedInjector.dependencies.resolveSettings()
         #expect(settings == RemoteSettings(step: 1))
         let model = await withDependencies(FastSettingsDependency()) {
-            await IsolatedInjector.dependencies.resolveCounterViewModel()
+            await isolatedInjector.dependencies.resolveCounterViewModel()
         }
         await MainActor.run {
             model.increment()

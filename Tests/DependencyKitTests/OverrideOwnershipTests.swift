@@ -8,7 +8,7 @@ import Testing
 // lifetime, in a graph begun before the scope, and a reset inside the scope. Each test is written the
 // way an app would write it.
 
-protocol TimeDependency: InjectableContainer where Injector == TimeInjector {
+protocol TimeDependency: DependencyContainer {
     func resolveClock() -> Int
     func resolveValue() -> Int
     func resolveGreeter() -> Stamp
@@ -103,8 +103,8 @@ final class CoreTime: DependencyContainer, TimeDependency, @unchecked Sendable {
     func resolveScreen() -> Screen {
         fresh {
             let before = resolveDraft()
-            let inside = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                TimeInjector.dependencies.resolveDraft()
+            let inside = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                timeInjector.dependencies.resolveDraft()
             }
             return Screen(before: before, inside: inside)
         }
@@ -118,9 +118,7 @@ final class CoreTime: DependencyContainer, TimeDependency, @unchecked Sendable {
     func resolveTitle() -> String { fresh { "Inbox" } }
 }
 
-enum TimeInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any TimeDependency> { CoreTime() }
-}
+let timeInjector = Injector<any TimeDependency> { CoreTime() }
 
 @Suite struct OverrideOwnershipTests {
     // Row 1: a relative override whose type is first resolved through another resolve.
@@ -128,19 +126,19 @@ enum TimeInjector: DependencyInjecting {
     @Test func aRelativeOverrideFirstMetThroughAnotherResolveStillAnswersIt() {
         let container = CoreTime()
         withDependencies(container) {
-            let (first, second, greeter) = TimeInjector.withOverrides(.override({ $0.resolveClock() }) { $0 + 100 }) {
+            let (first, second, greeter) = timeInjector.withOverrides(.override({ $0.resolveClock() }) { $0 + 100 }) {
                 (
-                    TimeInjector.dependencies.resolveValue(),
-                    TimeInjector.dependencies.resolveValue(),
-                    TimeInjector.dependencies.resolveGreeter()
+                    timeInjector.dependencies.resolveValue(),
+                    timeInjector.dependencies.resolveValue(),
+                    timeInjector.dependencies.resolveGreeter()
                 )
             }
             #expect(first == 110)
             #expect(second == 110)
             #expect(greeter.hour == 110)
             // The greeter built inside stayed with the scope.
-            #expect(TimeInjector.dependencies.resolveGreeter().hour == 10)
-            #expect(TimeInjector.dependencies.resolveGreeter() !== greeter)
+            #expect(timeInjector.dependencies.resolveGreeter().hour == 10)
+            #expect(timeInjector.dependencies.resolveGreeter() !== greeter)
         }
     }
 
@@ -151,7 +149,7 @@ enum TimeInjector: DependencyInjecting {
                 CoreTime(),
                 overriding: [.override({ $0.resolveClock() }) { $0 + 134 }],
                 reportingUnused: { message in unused.withLock { $0.append(message) } },
-                operation: { () async -> Int in TimeInjector.dependencies.resolveValue() }
+                operation: { () async -> Int in timeInjector.dependencies.resolveValue() }
             )
             #expect(value == 144)
         }
@@ -163,24 +161,24 @@ enum TimeInjector: DependencyInjecting {
     @Test func anAsyncScopedInstanceBuiltInsideStaysInsideAndOneMadeBeforeIsNotServedThere() async {
         let container = CoreTime()
         await withDependencies(container) {
-            let before = await TimeInjector.dependencies.resolveAsyncSession()
-            let inside = await TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                await TimeInjector.dependencies.resolveAsyncSession()
+            let before = await timeInjector.dependencies.resolveAsyncSession()
+            let inside = await timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                await timeInjector.dependencies.resolveAsyncSession()
             }
             #expect(before.hour == 9)
             #expect(inside.hour == 23)
-            let after = await TimeInjector.dependencies.resolveAsyncSession()
+            let after = await timeInjector.dependencies.resolveAsyncSession()
             #expect(after === before)
             #expect(after.hour == 9)
         }
         // Built inside first, on a container with none of its own yet.
         let fresh = CoreTime()
         await withDependencies(fresh) {
-            let inside = await TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                await TimeInjector.dependencies.resolveAsyncSession()
+            let inside = await timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                await timeInjector.dependencies.resolveAsyncSession()
             }
             #expect(inside.hour == 23)
-            #expect(await TimeInjector.dependencies.resolveAsyncSession().hour == 9)
+            #expect(await timeInjector.dependencies.resolveAsyncSession().hour == 9)
         }
     }
 
@@ -189,28 +187,28 @@ enum TimeInjector: DependencyInjecting {
     @Test func aServiceThatReadsTheClockLazilyNeverCarriesAFakeOutOfTheScope() {
         let container = CoreTime()
         withDependencies(container) {
-            let inside = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                TimeInjector.dependencies.resolveLazyReporter().reportedHour
+            let inside = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                timeInjector.dependencies.resolveLazyReporter().reportedHour
             }
             #expect(inside == 23)
-            #expect(TimeInjector.dependencies.resolveLazyReporter().reportedHour == 9)
+            #expect(timeInjector.dependencies.resolveLazyReporter().reportedHour == 9)
             // The reverse: the container's reporter, made and used before, is not served inside.
-            let again = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 7)) {
-                TimeInjector.dependencies.resolveLazyReporter().reportedHour
+            let again = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 7)) {
+                timeInjector.dependencies.resolveLazyReporter().reportedHour
             }
             #expect(again == 7)
-            #expect(TimeInjector.dependencies.resolveLazyReporter().reportedHour == 9)
+            #expect(timeInjector.dependencies.resolveLazyReporter().reportedHour == 9)
         }
     }
 
     @Test func aServiceThatReadsTheClockInATaskNeverCarriesAFakeOutOfTheScope() async {
         let container = CoreTime()
         await withDependencies(container) {
-            let inside = await TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                await TimeInjector.dependencies.resolveTaskReporter().reading.value
+            let inside = await timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                await timeInjector.dependencies.resolveTaskReporter().reading.value
             }
             #expect(inside == 23)
-            #expect(await TimeInjector.dependencies.resolveTaskReporter().reading.value == 9)
+            #expect(await timeInjector.dependencies.resolveTaskReporter().reading.value == 9)
         }
     }
 
@@ -220,15 +218,15 @@ enum TimeInjector: DependencyInjecting {
             await withTaskGroup(of: (Int, Int).self) { group in
                 for request in 0..<200 {
                     group.addTask {
-                        let hour = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: request)) {
-                            TimeInjector.dependencies.resolveLazyReporter().reportedHour
+                        let hour = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: request)) {
+                            timeInjector.dependencies.resolveLazyReporter().reportedHour
                         }
                         return (request, hour)
                     }
                 }
                 for await (request, hour) in group { #expect(hour == request) }
             }
-            #expect(TimeInjector.dependencies.resolveLazyReporter().reportedHour == 9)
+            #expect(timeInjector.dependencies.resolveLazyReporter().reportedHour == 9)
         }
     }
 
@@ -237,19 +235,19 @@ enum TimeInjector: DependencyInjecting {
     @Test func aBuilderThatReadsTheClockOnSomeBuildsIsNeverServedAcrossTheScope() {
         let container = CoreTime()
         withDependencies(container) {
-            let outside = TimeInjector.dependencies.resolveSometimesTimed()  // first build: reads the clock
-            let inside = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                TimeInjector.dependencies.resolveSometimesTimed()  // second build: does not
+            let outside = timeInjector.dependencies.resolveSometimesTimed()  // first build: reads the clock
+            let inside = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                timeInjector.dependencies.resolveSometimesTimed()  // second build: does not
             }
             #expect(outside.hour == 9)
             // The scope's own build, not the container's instance with the production hour.
             #expect(inside !== outside)
             #expect(inside.hour == -1)
-            let third = TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                TimeInjector.dependencies.resolveSometimesTimed()  // third build: reads the clock again
+            let third = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                timeInjector.dependencies.resolveSometimesTimed()  // third build: reads the clock again
             }
             #expect(third.hour == 23)
-            #expect(TimeInjector.dependencies.resolveSometimesTimed() === outside)
+            #expect(timeInjector.dependencies.resolveSometimesTimed() === outside)
         }
     }
 
@@ -257,7 +255,7 @@ enum TimeInjector: DependencyInjecting {
 
     @Test func aPerGraphInstanceMadeBeforeAScopeBegunInsideTheGraphIsNotServedInIt() {
         withDependencies(CoreTime()) {
-            let screen = TimeInjector.dependencies.resolveScreen()
+            let screen = timeInjector.dependencies.resolveScreen()
             #expect(screen.before.hour == 9)
             #expect(screen.inside.hour == 23)
             #expect(screen.inside !== screen.before)
@@ -269,18 +267,18 @@ enum TimeInjector: DependencyInjecting {
     @Test func resetScopeInsideAnOverrideScopeResetsTheInstancesServedThere() {
         let container = CoreTime()
         withDependencies(container) {
-            let outside = TimeInjector.dependencies.resolveSession()
-            TimeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
-                let first = TimeInjector.dependencies.resolveSession()
+            let outside = timeInjector.dependencies.resolveSession()
+            timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                let first = timeInjector.dependencies.resolveSession()
                 #expect(first.hour == 23)
-                TimeInjector.dependencies.resetScope(.timeSession)
-                #expect(TimeInjector.dependencies.generation(of: .timeSession) == 1)
-                let second = TimeInjector.dependencies.resolveSession()
+                timeInjector.dependencies.resetScope(.timeSession)
+                #expect(timeInjector.dependencies.generation(of: .timeSession) == 1)
+                let second = timeInjector.dependencies.resolveSession()
                 #expect(second !== first)
                 #expect(second.hour == 23)
             }
             // The container's session was neither served inside nor reset.
-            #expect(TimeInjector.dependencies.resolveSession() === outside)
+            #expect(timeInjector.dependencies.resolveSession() === outside)
             #expect(container.generation(of: .timeSession) == 0)
         }
     }
@@ -289,17 +287,17 @@ enum TimeInjector: DependencyInjecting {
 
     @Test func aNestedScopeStartsItsOwnInstancesAndTakesTheParentsWhenHandedIn() {
         withDependencies(CoreTime(), .override({ $0.resolveClock() }, with: 23)) {
-            let store = TimeInjector.dependencies.resolveStore()
+            let store = timeInjector.dependencies.resolveStore()
             store.add("milk")
-            let nested = TimeInjector.withOverrides(.override({ $0.resolveTitle() }, with: "Archive")) {
-                TimeInjector.dependencies.resolveStore()
+            let nested = timeInjector.withOverrides(.override({ $0.resolveTitle() }, with: "Archive")) {
+                timeInjector.dependencies.resolveStore()
             }
             #expect(nested !== store)
             #expect(nested.items.isEmpty)
-            let handedIn = TimeInjector.withOverrides(
+            let handedIn = timeInjector.withOverrides(
                 .override({ $0.resolveTitle() }, with: "Archive"), .override({ $0.resolveStore() }, with: store)
             ) {
-                TimeInjector.dependencies.resolveStore()
+                timeInjector.dependencies.resolveStore()
             }
             #expect(handedIn === store)
             #expect(handedIn.items == ["milk"])
@@ -311,15 +309,15 @@ enum TimeInjector: DependencyInjecting {
     @Test func eachRequestScopeBuildsTheSharedInstancesItUsesOnce() {
         let container = CoreTime()
         withDependencies(container) {
-            let appStore = TimeInjector.dependencies.resolveStore()
+            let appStore = timeInjector.dependencies.resolveStore()
             for request in 0..<1_000 {
-                TimeInjector.withOverrides(.override({ $0.resolveTitle() }, with: "request \(request)")) {
-                    let store = TimeInjector.dependencies.resolveStore()
-                    #expect(TimeInjector.dependencies.resolveStore() === store)
+                timeInjector.withOverrides(.override({ $0.resolveTitle() }, with: "request \(request)")) {
+                    let store = timeInjector.dependencies.resolveStore()
+                    #expect(timeInjector.dependencies.resolveStore() === store)
                     #expect(store !== appStore)
                 }
             }
-            #expect(TimeInjector.dependencies.resolveStore() === appStore)
+            #expect(timeInjector.dependencies.resolveStore() === appStore)
         }
         #expect(container.builds.notes.filter { $0 == "store" }.count == 1_001)
     }
@@ -331,8 +329,10 @@ enum TimeInjector: DependencyInjecting {
             DependencyContainer.Override<any TimeDependency>.override({ $0.resolveClock() }, with: hour)
         }
         let container = CoreTime()
-        let (value, clock) = withDependencies(container, overriding: overrides) {
-            (TimeInjector.dependencies.resolveValue(), TimeInjector.dependencies.resolveClock())
+        let (value, clock) = withDependencies(
+            container, overriding: overrides.map(DependencyContainer.Override<CoreTime>.init)
+        ) {
+            (timeInjector.dependencies.resolveValue(), timeInjector.dependencies.resolveClock())
         }
         #expect(clock == 9_999)
         #expect(value == 10_000)

@@ -5,7 +5,7 @@ import Testing
 @testable import DependencyKit
 
 /// A container whose resolves build on each other, for overrides.
-protocol RouteDependency: InjectableContainer where Injector == RouteInjector {
+protocol RouteDependency: DependencyContainer {
     func resolveHour() -> Int
     func resolveGreeting() -> String
     func resolvePath() -> [String]
@@ -49,15 +49,13 @@ class RouteCore: DependencyContainer, RouteDependency, @unchecked Sendable {
     }
 }
 
-enum RouteInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any RouteDependency> { RouteCore() }
-}
+let routeInjector = Injector<any RouteDependency> { RouteCore() }
 
 @Suite struct OverrideTests {
     @Test func aValueOverrideCascadesAndNeverRunsProductionCode() {
         let container = RouteCore()
         let greeting = withDependencies(container, .override({ $0.resolveHour() }, with: 23)) {
-            RouteInjector.dependencies.resolveGreeting()
+            routeInjector.dependencies.resolveGreeting()
         }
         #expect(greeting == "Good evening")
         #expect(container.production.notes.isEmpty)
@@ -65,7 +63,7 @@ enum RouteInjector: DependencyInjecting {
 
     @Test func anAsyncResolveBuildsOnTheOverride() async {
         let hour = await withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: 23)) {
-            await RouteInjector.dependencies.resolveAsyncHour()
+            await routeInjector.dependencies.resolveAsyncHour()
         }
         #expect(hour == 23)
     }
@@ -73,24 +71,24 @@ enum RouteInjector: DependencyInjecting {
     @Test func theOverrideEndsWithItsScope() {
         let container = RouteCore()
         withDependencies(container) {
-            let inside = RouteInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
-                RouteInjector.dependencies.resolveGreeting()
+            let inside = routeInjector.withOverrides(.override({ $0.resolveHour() }, with: 23)) {
+                routeInjector.dependencies.resolveGreeting()
             }
             #expect(inside == "Good evening")
-            #expect(RouteInjector.dependencies.resolveGreeting() == "Good morning")
+            #expect(routeInjector.dependencies.resolveGreeting() == "Good morning")
         }
     }
 
     @Test func aRelativeOverrideTransformsTheEnclosingValue() {
         withDependencies(RouteCore(), .override({ $0.resolvePath() }) { $0 + ["a1"] }) {
-            #expect(RouteInjector.dependencies.resolveURL() == "/root/a1")
-            RouteInjector.withOverrides(.override({ $0.resolvePath() }) { $0 + ["b2"] }) {
-                #expect(RouteInjector.dependencies.resolveURL() == "/root/a1/b2")
+            #expect(routeInjector.dependencies.resolveURL() == "/root/a1")
+            routeInjector.withOverrides(.override({ $0.resolvePath() }) { $0 + ["b2"] }) {
+                #expect(routeInjector.dependencies.resolveURL() == "/root/a1/b2")
             }
-            RouteInjector.withOverrides(.override({ $0.resolvePath() }, with: ["other"])) {
-                #expect(RouteInjector.dependencies.resolvePath() == ["other"])
+            routeInjector.withOverrides(.override({ $0.resolvePath() }, with: ["other"])) {
+                #expect(routeInjector.dependencies.resolvePath() == ["other"])
             }
-            #expect(RouteInjector.dependencies.resolvePath() == ["root", "a1"])
+            #expect(routeInjector.dependencies.resolvePath() == ["root", "a1"])
         }
     }
 
@@ -100,7 +98,7 @@ enum RouteInjector: DependencyInjecting {
             .override({ $0.resolvePath() }, with: ["a"]),
             .override({ $0.resolveURL() }) { $0 + "?q" }
         ) {
-            RouteInjector.dependencies.resolveURL()
+            routeInjector.dependencies.resolveURL()
         }
         #expect(url == "/a?q")
     }
@@ -108,8 +106,8 @@ enum RouteInjector: DependencyInjecting {
     @Test func aValueIsOneInstanceForTheScope() {
         let fake = RouteRecorder()
         withDependencies(RouteCore(), .override({ $0.resolveRecorder() }, with: fake)) {
-            RouteInjector.dependencies.resolveRecorder().note("first")
-            RouteInjector.dependencies.resolveRecorder().note("second")
+            routeInjector.dependencies.resolveRecorder().note("first")
+            routeInjector.dependencies.resolveRecorder().note("second")
         }
         #expect(fake.notes == ["first", "second"])
     }
@@ -117,10 +115,10 @@ enum RouteInjector: DependencyInjecting {
     @Test func anOverrideAnswersOnlyTheContainerItWasMadeFor() {
         let other = RouteCore()
         withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: 23)) {
-            #expect(RouteInjector.dependencies.resolveHour() == 23)
+            #expect(routeInjector.dependencies.resolveHour() == 23)
             #expect(other.resolveHour() == 9)
             withDependencies(RouteCore()) {
-                #expect(RouteInjector.dependencies.resolveHour() == 9)
+                #expect(routeInjector.dependencies.resolveHour() == 9)
             }
         }
     }
@@ -132,7 +130,7 @@ enum RouteInjector: DependencyInjecting {
                     await withDependencies(RouteCore(), .override({ $0.resolveHour() }, with: hour)) {
                         await Task.yield()
                         return (
-                            hour, RouteInjector.dependencies.resolveHour(), RouteInjector.dependencies.resolveGreeting()
+                            hour, routeInjector.dependencies.resolveHour(), routeInjector.dependencies.resolveGreeting()
                         )
                     }
                 }
@@ -149,7 +147,7 @@ enum RouteInjector: DependencyInjecting {
             let context = DependencyContainer.Context.capture()
             return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
-                    continuation.resume(returning: context.run { RouteInjector.dependencies.resolveHour() })
+                    continuation.resume(returning: context.run { routeInjector.dependencies.resolveHour() })
                 }
             }
         }
@@ -158,7 +156,7 @@ enum RouteInjector: DependencyInjecting {
 
     @Test func aResolveThatBuildsAMorePreciseTypeTakesAValueOfThatType() {
         let label = withDependencies(RouteCore(), .override({ $0.resolveLabel() }, with: 6)) {
-            RouteInjector.dependencies.resolveLabel().description
+            routeInjector.dependencies.resolveLabel().description
         }
         #expect(label == "6")
     }

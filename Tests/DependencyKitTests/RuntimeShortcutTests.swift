@@ -64,10 +64,9 @@ struct RuntimeShortcutTests {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let bound = ToyCore(marker: 84)
                 let other = ToyCore(marker: 85)
-                let wrong = ContainerConversions.add(
-                    other as any ToyDependency, of: other, to: other.sharedInstances.conversions)!
-                let frame = ScopeFrame(
-                    storage: ToyInjector.storage.liveScopes, owner: bound, binding: wrong, parent: nil)
+                // The other container's conversion, kept in the list of the container the frame binds.
+                _ = ContainerConversions.add(other as any ToyDependency, of: other, to: bound.sharedInstances.conversions)
+                let frame = ScopeFrame(owner: bound, parent: nil)
                 _ = ScopeFrame.bind(frame) { currentMarker() }
                 withExtendedLifetime(other) {}
             }

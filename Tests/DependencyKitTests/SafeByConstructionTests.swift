@@ -10,7 +10,7 @@ struct SystemTicker: Ticker { func now() -> Int { Int(Date().timeIntervalSince19
 struct FixedTicker: Ticker { func now() -> Int { 42 } }
 
 /// A container with one live leaf, declared in the shape the docs teach.
-protocol TickerDependency: InjectableContainer where Injector == TickerInjector {
+protocol TickerDependency: DependencyContainer {
     func resolveTicker() -> any Ticker
     func resolveStamp() -> String
 }
@@ -31,9 +31,7 @@ final class FixedTickerDependency: CoreTickerDependency, @unchecked Sendable {
     override func resolveTicker() -> any Ticker { fresh { FixedTicker() } }
 }
 
-enum TickerInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any TickerDependency> { CoreTickerDependency() }
-}
+let tickerInjector = Injector<any TickerDependency> { CoreTickerDependency() }
 
 /// Two resolves that need each other, with nothing but `fresh {}`: a newcomer's cycle.
 final class MutualContainer: DependencyContainer, @unchecked Sendable {
@@ -86,7 +84,7 @@ final class SectionPage: FactoryModule, Sendable {
     @Test(.dependencies(LeakyTickerDependency()))
     func aLiveLeafServedByProductionCodeInATestIsRecorded() {
         withKnownIssue {
-            _ = TickerInjector.dependencies.resolveStamp()
+            _ = tickerInjector.dependencies.resolveStamp()
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("resolveTicker()") && text.contains("LeakyTickerDependency")
@@ -96,20 +94,20 @@ final class SectionPage: FactoryModule, Sendable {
 
     @Test(.dependencies(FixedTickerDependency()))
     func anOverriddenLiveLeafIsQuiet() {
-        #expect(TickerInjector.dependencies.resolveStamp() == "t=42")
+        #expect(tickerInjector.dependencies.resolveStamp() == "t=42")
     }
 
     @Test(.dependencies(LeakyTickerDependency()), .allowsLiveDependencies)
     func anEndToEndTestMayGoLive() {
-        #expect(TickerInjector.dependencies.resolveStamp().hasPrefix("t="))
+        #expect(tickerInjector.dependencies.resolveStamp().hasPrefix("t="))
     }
 
     @Test(.dependencies(FixedTickerDependency()))
     func aGlobalInstallWhileTestsAreScopedToTheInjectorIsRecorded() {
-        let previous = TickerInjector.storage.global
+        let previous = tickerInjector.global
         withKnownIssue {
-            TickerInjector.dependencies = CoreTickerDependency()
-            TickerInjector.storage.install(previous)  // reported too: still a global install
+            tickerInjector.dependencies = CoreTickerDependency()
+            tickerInjector.install(previous)  // reported too: still a global install
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("as the global container while") && text.contains(".dependencies(")
@@ -127,10 +125,10 @@ final class SectionPage: FactoryModule, Sendable {
                     exit(1)
                 })
             )
-            let context = TestContext(storage: TickerInjector.storage) { _ in }
+            let context = TestContext(testScopes: InstalledContainers.testScopes) { _ in }
             await context.bind {
                 await withDependencies(FixedTickerDependency()) {
-                    _ = await Task.detached { TickerInjector.dependencies.resolveStamp() }.value
+                    _ = await Task.detached { tickerInjector.dependencies.resolveStamp() }.value
                 }
             }
         }
@@ -149,12 +147,11 @@ final class SectionPage: FactoryModule, Sendable {
         // The container outlives its storage here, so that its identity cannot be reused by another
         // test's global while this one checks it (allocators reuse addresses at will).
         let installed = Probe()
-        weak var watched: ContainerStorage<Probe>?
+        weak var watched: Injector<Probe>?
         do {
             // A storage made here, not an injector's: it goes away, and the guard with it.
-            let storage = ContainerStorage<Probe>(default: { Probe() })
+            let storage = Injector<Probe> { Probe() }
             storage.install(installed)
-            TestGuard.watch(storage)  // as a guarded test of this storage does
             watched = storage
             #expect(TestGuard.isGlobal(ObjectIdentifier(installed)))
         }
@@ -174,7 +171,7 @@ final class SectionPage: FactoryModule, Sendable {
 
     @Test(.timeLimit(.minutes(1)))
     func askingAfterTenThousandInstallsCostsWhatItDidAfterOne() {
-        let storage = ContainerStorage<Probe>(default: { Probe() })
+        let storage = Injector<Probe> { Probe() }
         let installed = (0..<10_000).map { _ in Probe() }
         let outsider = Probe()
         var answers = 0
@@ -182,9 +179,9 @@ final class SectionPage: FactoryModule, Sendable {
             storage.install(container)
             // One question per install about the first, the newest and an object never installed: 30,000
             // questions over a list that grows to 10,000 (1.5 × 10^8 comparisons when each one scans).
-            if storage.isInstalled(ObjectIdentifier(installed[0])) { answers += 1 }
-            if storage.isInstalled(ObjectIdentifier(installed[index])) { answers += 1 }
-            if !storage.isInstalled(ObjectIdentifier(outsider)) { answers += 1 }
+            if InstalledContainers.contains(ObjectIdentifier(installed[0])) { answers += 1 }
+            if InstalledContainers.contains(ObjectIdentifier(installed[index])) { answers += 1 }
+            if !InstalledContainers.contains(ObjectIdentifier(outsider)) { answers += 1 }
         }
         #expect(answers == 30_000)
         withExtendedLifetime(outsider) {}

@@ -13,7 +13,7 @@ struct ScopeShortcutTests {
             #expect(currentMarker() == 62)
             #expect(captured.run { currentMarker() } == 61)
             // A context captured outside any scope serves the global container, not the enclosing scope.
-            #expect(unscoped.run { ToyInjector.storage.current === ToyInjector.storage.global })
+            #expect(unscoped.run { toyInjector.current === toyInjector.global })
             #expect(currentMarker() == 62)
         }
     }
@@ -23,7 +23,7 @@ struct ScopeShortcutTests {
             #expect(currentMarker() == 63)
             withDependencies(OtherCore(name: "sync")) {
                 #expect(currentMarker() == 63)
-                #expect(OtherInjector.dependencies.resolveName() == "sync")
+                #expect(otherInjector.dependencies.resolveName() == "sync")
             }
             await Task.yield()
             #expect(currentMarker() == 63)
@@ -50,7 +50,7 @@ struct ScopeShortcutTests {
                     #if !PublicAPIOnly
                         #expect(ScopeFrame.shortcut != nil)
                     #endif
-                    return ToyInjector.storage.scopedContainer()?.resolveMarker()
+                    return toyInjector.scopedContainer()?.resolveMarker()
                 }
                 continuation.resume(returning: inside)
             }
@@ -60,7 +60,7 @@ struct ScopeShortcutTests {
 
     @Test func anotherTaskRunningOnTheSameThreadDoesNotSeeTheScope() async {
         guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
-        let global = ToyInjector.storage.global.resolveMarker()
+        let global = toyInjector.global.resolveMarker()
         let seen = withDependencies(ToyCore(marker: 67)) { () -> Int in
             let seen = Locked(-1)
             // Starts a task that inherits nothing and runs on this thread until its first suspension,

@@ -5,10 +5,10 @@ import Testing
 
 struct ScopingTests {
     @Test func syncScopeOverridesOnlyInsideTheOperation() {
-        #expect(ToyInjector.storage.scopedContainer() == nil)
+        #expect(toyInjector.scopedContainer() == nil)
         let inside = withDependencies(ToyCore(marker: 11)) { currentMarker() }
         #expect(inside == 11)
-        #expect(ToyInjector.storage.scopedContainer() == nil)
+        #expect(toyInjector.scopedContainer() == nil)
     }
 
     @Test func asyncScopeOverridesAcrossSuspensionPoints() async {
@@ -33,7 +33,7 @@ struct ScopingTests {
         withDependencies(ToyCore(marker: 5)) {
             withDependencies(OtherCore(name: "inner")) {
                 #expect(currentMarker() == 5)
-                #expect(OtherInjector.dependencies.resolveName() == "inner")
+                #expect(otherInjector.dependencies.resolveName() == "inner")
             }
         }
     }
@@ -42,9 +42,9 @@ struct ScopingTests {
         withDependencies(ToyCore(marker: 9)) {
             let toyFrame = ScopeFrame.current
             nestOtherScopes(1_000) {
-                #expect(ScopeFrame.current?.outerOfOtherStorage === toyFrame)
+                #expect(ScopeFrame.current?.outerOfOtherClass === toyFrame)
                 #expect(currentMarker() == 9)
-                #expect(OtherInjector.dependencies.resolveName() == "1")
+                #expect(otherInjector.dependencies.resolveName() == "1")
             }
         }
     }
@@ -65,7 +65,7 @@ struct ScopingTests {
     }
 
     @Test func detachedTaskSeesTheGlobalUnlessItReentersACapturedContext() async {
-        let global = ToyInjector.storage.global.resolveMarker()
+        let global = toyInjector.global.resolveMarker()
         await withDependencies(ToyCore(marker: 31)) {
             let context = DependencyContainer.Context.capture()
             #expect(context.isScoped)
@@ -84,7 +84,7 @@ struct ScopingTests {
     }
 
     @Test func dispatchQueueClosureReentersACapturedContext() async {
-        let global = ToyInjector.storage.global.resolveMarker()
+        let global = toyInjector.global.resolveMarker()
         let (uncaptured, captured) = await withDependencies(ToyCore(marker: 41)) {
             let context = DependencyContainer.Context.capture()
             return await withCheckedContinuation { continuation in
@@ -109,16 +109,16 @@ struct ScopingTests {
             #if !PublicAPIOnly
                 #expect(container.sharedInstances.conversions.pointee == 0)
             #endif
-            _ = withDependencies(existential) { OtherInjector.dependencies.resolveName() }
+            _ = withDependencies(existential) { otherInjector.dependencies.resolveName() }
             #if !PublicAPIOnly
                 let binding = container.sharedInstances.conversions.pointee
                 #expect(binding != 0)
             #endif
             for _ in 0..<3 {
-                #expect(withDependencies(container) { OtherInjector.dependencies.resolveName() } == "bound")
-                #expect(withDependencies(existential) { OtherInjector.dependencies.resolveName() } == "bound")
+                #expect(withDependencies(container) { otherInjector.dependencies.resolveName() } == "bound")
+                #expect(withDependencies(existential) { otherInjector.dependencies.resolveName() } == "bound")
                 let asynchronous = await withDependencies(existential) { () async in
-                    OtherInjector.dependencies.resolveName()
+                    otherInjector.dependencies.resolveName()
                 }
                 #expect(asynchronous == "bound")
             }
@@ -127,7 +127,7 @@ struct ScopingTests {
             #endif
             #expect(container.sharedInstances.footprint.cells == 0)
             let context = withDependencies(existential) { DependencyContainer.Context.capture() }
-            #expect(context.run { OtherInjector.dependencies.resolveName() } == "bound")
+            #expect(context.run { otherInjector.dependencies.resolveName() } == "bound")
         }
         #expect(freed == nil, "a scoped container outlived its scopes and contexts")
     }
@@ -144,7 +144,7 @@ struct ScopingTests {
                 let existential: any OtherDependency = container
                 let seen = Locked([String]())
                 DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                    let name = withDependencies(existential) { OtherInjector.dependencies.resolveName() }
+                    let name = withDependencies(existential) { otherInjector.dependencies.resolveName() }
                     seen.withLock { $0.append(name) }
                 }
                 #expect(seen.withLock { $0 } == Array(repeating: "raced \(round)", count: 4))
@@ -164,7 +164,7 @@ struct ScopingTests {
             let container = RefinedToyCore(marker: 5)
             freed = container
             let first = withDependencies(container) {
-                ToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra()
+                toyInjector.dependencies(as: (any RefinedToy).self).resolveExtra()
             }
             #if !PublicAPIOnly
                 let head = container.sharedInstances.conversions.pointee
@@ -172,7 +172,7 @@ struct ScopingTests {
             #endif
             for _ in 0..<3 {
                 let again = withDependencies(container) {
-                    ToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra()
+                    toyInjector.dependencies(as: (any RefinedToy).self).resolveExtra()
                 }
                 #expect(again == first)
             }
@@ -183,13 +183,13 @@ struct ScopingTests {
         }
         #expect(freed == nil)
 
-        let global = RefinedToyInjector.dependencies(as: (any RefinedToy).self)
+        let global = refinedToyInjector.dependencies(as: (any RefinedToy).self)
         let installed = unsafeDowncast(global as AnyObject, to: RefinedToyCore.self)
         #if !PublicAPIOnly
             let head = installed.sharedInstances.conversions.pointee
             #expect(head != 0)
         #endif
-        #expect(RefinedToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra() == 90)
+        #expect(refinedToyInjector.dependencies(as: (any RefinedToy).self).resolveExtra() == 90)
         #if !PublicAPIOnly
             #expect(installed.sharedInstances.conversions.pointee == head, "the global container was converted again")
         #endif
@@ -225,16 +225,16 @@ struct ScopingTests {
     }
 
     @Test func unstructuredTaskThatOutlivesTheScopeStillSeesIt() async {
-        let storage = OtherInjector.storage
+        let storage = otherInjector
         // Other tests may scope OtherInjector concurrently, so compare the frames this test made.
         let container = OtherCore(name: "counted")
-        let frame = storage.frame(binding: container, converted: container, parent: nil)
+        let frame = ScopeFrame(owner: container, parent: nil)
         let during = storage.liveScopes.loadRelaxed()
         #expect(during >= 1)
         let escaped = ScopeFrame.bind(frame) {
             Task {
                 try? await Task.sleep(nanoseconds: 1_000_000)
-                return OtherInjector.dependencies.resolveName()
+                return otherInjector.dependencies.resolveName()
             }
         }
         // The unstructured task outlives `withValue` and still sees its scope.
@@ -253,9 +253,7 @@ final class RefinedToyCore: ToyCore, RefinedToy, @unchecked Sendable {
 }
 
 /// An injector of its own, whose global container only the refined-read test reads.
-enum RefinedToyInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ToyDependency> { RefinedToyCore(marker: 9) }
-}
+let refinedToyInjector = Injector<any ToyDependency> { RefinedToyCore(marker: 9) }
 
 /// Runs `body` inside `depth` nested scopes of `OtherInjector`, the innermost named "1".
 private func nestOtherScopes(_ depth: Int, _ body: () -> Void) {

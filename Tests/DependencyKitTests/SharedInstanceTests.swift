@@ -90,8 +90,8 @@ struct SharedInstanceTests {
     }
 
     @Test func scopedContainersStartWithNewInstances() {
-        let outer = withDependencies(LifetimeCore()) { LifetimeInjector.dependencies.resolveStore() }
-        let inner = withDependencies(LifetimeCore()) { LifetimeInjector.dependencies.resolveStore() }
+        let outer = withDependencies(LifetimeCore()) { lifetimeInjector.dependencies.resolveStore() }
+        let inner = withDependencies(LifetimeCore()) { lifetimeInjector.dependencies.resolveStore() }
         #expect(outer !== inner)
     }
 
@@ -161,10 +161,10 @@ struct SharedInstanceTests {
 
     @Test func installingANewGlobalContainerStartsNewInstances() {
         let first = LifetimeCore()
-        LifetimeInjector.dependencies = first
-        let before = LifetimeInjector.storage.global.resolveStore()
-        LifetimeInjector.dependencies = LifetimeCore()
-        let after = LifetimeInjector.storage.global.resolveStore()
+        lifetimeInjector.dependencies = first
+        let before = lifetimeInjector.global.resolveStore()
+        lifetimeInjector.dependencies = LifetimeCore()
+        let after = lifetimeInjector.global.resolveStore()
         #expect(before === first.resolveStore())
         #expect(after !== before)
     }

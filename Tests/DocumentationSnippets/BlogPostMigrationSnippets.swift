@@ -9,7 +9,7 @@ import Testing
 // through a worker over a network store and a cache.
 
 // snippet: blog-post-container
-protocol ProfileDependency: InjectableContainer where Injector == ProfileInjector {
+protocol ProfileDependency: DependencyContainer {
     func resolveHTTPService() -> any HTTPServiceType
     func resolveUsersStore() -> any UsersStore
     func resolveUsersCache() -> any UsersCacheStore
@@ -34,14 +34,12 @@ class CoreProfileDependency: DependencyContainer, ProfileDependency, @unchecked 
     }
 }
 
-enum ProfileInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ProfileDependency> { CoreProfileDependency() }
-}
+let profileInjector = Injector<any ProfileDependency> { CoreProfileDependency() }
 
 protocol HasProfileDependencies {}
 
 extension HasProfileDependencies {
-    var dependencies: any ProfileDependency { ProfileInjector.dependencies }
+    var dependencies: any ProfileDependency { profileInjector.dependencies }
 }
 // end-snippet
 

@@ -33,7 +33,7 @@ struct TimeOfDayGreeter: Greeter {
 }
 
 // snippet: getting-started-container
-protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
+protocol GreetingDependency: DependencyContainer {
     func resolveClock() -> any Clock
     func resolveGreeter() -> any Greeter
 }
@@ -45,14 +45,12 @@ class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecke
     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 }
 
-enum GreetingInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any GreetingDependency> { CoreGreetingDependency() }
-}
+let greetingInjector = Injector<any GreetingDependency> { CoreGreetingDependency() }
 
 protocol HasGreetingDependencies {}
 
 extension HasGreetingDependencies {
-    var dependencies: any GreetingDependency { GreetingInjector.dependencies }
+    var dependencies: any GreetingDependency { greetingInjector.dependencies }
 }
 // end-snippet
 
@@ -76,7 +74,7 @@ final class EveningDependency: CoreGreetingDependency, @unchecked Sendable {
 
 enum GettingStartedLaunch {
     static func applicationDidFinishLaunching() {
-        GreetingInjector.dependencies = EveningDependency()
+        greetingInjector.dependencies = EveningDependency()
     }
 }
 
@@ -101,15 +99,15 @@ enum GettingStartedLaunch {
 @Suite(.serialized, .allowsGlobalInstalls) struct GettingStartedGlobalTests {
     @Test func installingAtLaunchChangesWhatEveryReaderGets() {
         GettingStartedLaunch.applicationDidFinishLaunching()
-        defer { GreetingInjector.reset() }
+        defer { greetingInjector.reset() }
         #expect(WelcomeViewModel().title(for: "Grace") == "Good evening, Grace!")
-        #expect(GreetingInjector.dependencies is EveningDependency)
+        #expect(greetingInjector.dependencies is EveningDependency)
     }
 
     @Test func resetServesTheDefaultContainerAgain() {
-        GreetingInjector.dependencies = EveningDependency()
-        GreetingInjector.reset()
-        #expect(GreetingInjector.dependencies is CoreGreetingDependency)
-        #expect(!(GreetingInjector.dependencies is EveningDependency))
+        greetingInjector.dependencies = EveningDependency()
+        greetingInjector.reset()
+        #expect(greetingInjector.dependencies is CoreGreetingDependency)
+        #expect(!(greetingInjector.dependencies is EveningDependency))
     }
 }

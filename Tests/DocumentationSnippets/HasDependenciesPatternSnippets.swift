@@ -40,10 +40,9 @@ private final class EveningWeatherDependency: CoreWeatherDependency, @unchecked 
 }
 
 // snippet: pattern-inject
-typealias InjectWeather<Value: Sendable> = Inject<WeatherInjector, Value>
 
 struct EveningReportViewModel {
-    @InjectWeather({ $0.resolveWeatherReporter() }) var reporter
+    @Inject(weatherInjector, { $0.resolveWeatherReporter() }) var reporter
 
     func report(for name: String) async throws -> String {  // not `mutating`
         try await reporter.report(for: name, in: "Lisbon")
@@ -51,11 +50,11 @@ struct EveningReportViewModel {
 }
 
 final class ForecastController {
-    @InjectWeather({ $0.resolveForecastService() }) var forecasts
+    @Inject(weatherInjector, { $0.resolveForecastService() }) var forecasts
 }
 
 @MainActor final class GreetingScreen {
-    @InjectWeather({ $0.resolveGreeter() }) var greeter
+    @Inject(weatherInjector, { $0.resolveGreeter() }) var greeter
 
     func title(for name: String) -> String { greeter.greeting(for: name) }
 }

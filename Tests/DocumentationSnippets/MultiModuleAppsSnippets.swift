@@ -41,7 +41,7 @@ protocol HasWeatherAppDependencies {}
 
 extension HasWeatherAppDependencies {
     var dependencies: any WeatherAppDependencies {
-        WeatherInjector.dependencies(as: (any WeatherAppDependencies).self)
+        weatherInjector.dependencies(as: (any WeatherAppDependencies).self)
     }
 }
 // end-snippet
@@ -49,7 +49,7 @@ extension HasWeatherAppDependencies {
 enum MultiModuleLaunch {
     // snippet: multi-module-launch
     static func applicationDidFinishLaunching() {
-        WeatherInjector.setDefault { WeatherAppDependency() }
+        weatherInjector.setDefault { WeatherAppDependency() }
     }
     // end-snippet
 }
@@ -66,7 +66,7 @@ struct MorningScreenModel: HasWeatherAppDependencies {
 
 // snippet: multi-module-inject
 struct ReportScreenModel {
-    @Inject<WeatherInjector, any Analytics>(as: (any WeatherAppDependencies).self, { $0.resolveAnalytics() })
+    @Inject(weatherInjector, as: (any WeatherAppDependencies).self, { $0.resolveAnalytics() })
     var analytics
 }
 // end-snippet
@@ -90,20 +90,20 @@ final class TestWeatherAppDependency: WeatherAppDependency, @unchecked Sendable 
 func showingTheReportIsTracked() async throws {
     let report = try await MorningScreenModel().load(for: "Ada")
     #expect(report == "Good morning, Ada! Mild in Lisbon, 21 °C.")
-    let container = try #require(WeatherInjector.dependencies as? TestWeatherAppDependency)
+    let container = try #require(weatherInjector.dependencies as? TestWeatherAppDependency)
     #expect(await container.analytics.events == ["report-shown"])
 }
 // end-snippet
 
 @Test(.dependencies(TestWeatherAppDependency()))
 func anInjectPropertyReachesTheAppsResolves() async throws {
-    let container = try #require(WeatherInjector.dependencies as? TestWeatherAppDependency)
+    let container = try #require(weatherInjector.dependencies as? TestWeatherAppDependency)
     await ReportScreenModel().analytics.track("injected")
     #expect(await container.analytics.events == ["injected"])
 }
 
 // snippet: multi-module-second-injector
-protocol FeatureDependency: InjectableContainer where Injector == FeatureInjector {
+protocol FeatureDependency: DependencyContainer {
     func resolveAnalytics() -> any Analytics
 }
 
@@ -111,14 +111,12 @@ class CoreFeatureDependency: DependencyContainer, FeatureDependency, @unchecked 
     func resolveAnalytics() -> any Analytics { fresh { NoAnalytics() } }
 }
 
-enum FeatureInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any FeatureDependency> { CoreFeatureDependency() }
-}
+let featureInjector = Injector<any FeatureDependency> { CoreFeatureDependency() }
 
 protocol HasFeatureDependencies {}
 
 extension HasFeatureDependencies {
-    var featureDependencies: any FeatureDependency { FeatureInjector.dependencies }
+    var featureDependencies: any FeatureDependency { featureInjector.dependencies }
 }
 // end-snippet
 
@@ -137,8 +135,8 @@ final class RecordingFeatureDependency: CoreFeatureDependency, @unchecked Sendab
 @Test(.dependencies(TestWeatherAppDependency()), .dependencies(RecordingFeatureDependency()))
 func checkingOutIsTrackedByTheFeaturesOwnAnalytics() async throws {
     await CheckoutViewModel().checkOut()
-    let feature = try #require(FeatureInjector.dependencies as? RecordingFeatureDependency)
-    let app = try #require(WeatherInjector.dependencies as? TestWeatherAppDependency)
+    let feature = try #require(featureInjector.dependencies as? RecordingFeatureDependency)
+    let app = try #require(weatherInjector.dependencies as? TestWeatherAppDependency)
     #expect(await feature.analytics.events == ["checked-out"])
     #expect(await app.analytics.events == [])
 }
@@ -163,9 +161,9 @@ func checkingOutIsTrackedByTheFeaturesOwnAnalytics() async throws {
             func resolveAnalytics() -> any Analytics { fresh { RecordingAnalytics() } }
         }
         withDependencies(LoudFeatureDependency()) {
-            #expect(FeatureInjector.dependencies.resolveAnalytics() is RecordingAnalytics)
-            #expect(!(WeatherInjector.dependencies is WeatherAppDependency))
+            #expect(featureInjector.dependencies.resolveAnalytics() is RecordingAnalytics)
+            #expect(!(weatherInjector.dependencies is WeatherAppDependency))
         }
-        #expect(FeatureInjector.dependencies.resolveAnalytics() is NoAnalytics)
+        #expect(featureInjector.dependencies.resolveAnalytics() is NoAnalytics)
     }
 }

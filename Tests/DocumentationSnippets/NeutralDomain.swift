@@ -83,7 +83,7 @@ struct GreetingWeatherReporter: WeatherReporter {
 }
 
 // snippet: weather-container
-protocol WeatherDependency: InjectableContainer where Injector == WeatherInjector {
+protocol WeatherDependency: DependencyContainer {
     func resolveClock() -> any Clock
     func resolveGreeter() -> any Greeter
     func resolveNetworkConfiguration() -> NetworkConfiguration
@@ -124,14 +124,12 @@ class CoreWeatherDependency: DependencyContainer, WeatherDependency, @unchecked 
     func resolveWeatherReporter() -> any WeatherReporter { fresh { makeWeatherReporter() } }
 }
 
-enum WeatherInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any WeatherDependency> { CoreWeatherDependency() }
-}
+let weatherInjector = Injector<any WeatherDependency> { CoreWeatherDependency() }
 
 protocol HasWeatherDependencies {}
 
 extension HasWeatherDependencies {
-    var dependencies: any WeatherDependency { WeatherInjector.dependencies }
-    static var dependencies: any WeatherDependency { WeatherInjector.dependencies }
+    var dependencies: any WeatherDependency { weatherInjector.dependencies }
+    static var dependencies: any WeatherDependency { weatherInjector.dependencies }
 }
 // end-snippet

@@ -38,12 +38,12 @@ struct ShoutingGreeter: Greeter {
 struct RelativeOverrideTests {
     @Test func aBlockDecoratesTheGreeterInEffect() {
         // snippet: testing-override-relative
-        let greeting = WeatherInjector.withOverrides(.override({ $0.resolveGreeter() }) { ShoutingGreeter(base: $0) }) {
-            WeatherInjector.dependencies.resolveGreeter().greeting(for: "Ada")
+        let greeting = weatherInjector.withOverrides(.override({ $0.resolveGreeter() }) { ShoutingGreeter(base: $0) }) {
+            weatherInjector.dependencies.resolveGreeter().greeting(for: "Ada")
         }
         #expect(greeting == "GOOD MORNING, ADA!")  // the test container's nine o'clock, shouted
         // end-snippet
-        #expect(WeatherInjector.dependencies.resolveGreeter().greeting(for: "Ada") == "Good morning, Ada!")
+        #expect(weatherInjector.dependencies.resolveGreeter().greeting(for: "Ada") == "Good morning, Ada!")
     }
 }
 
@@ -64,8 +64,8 @@ final class RequestWeatherDependency: CoreWeatherDependency, @unchecked Sendable
 }
 
 func greeting(for name: String, at clock: any Clock) -> String {
-    withDependencies(RequestWeatherDependency(app: WeatherInjector.dependencies, clock: clock)) {
-        WeatherInjector.dependencies.resolveGreeter().greeting(for: name)
+    withDependencies(RequestWeatherDependency(app: weatherInjector.dependencies, clock: clock)) {
+        weatherInjector.dependencies.resolveGreeter().greeting(for: name)
     }
 }
 // end-snippet

@@ -49,7 +49,7 @@ final class ShortTimeoutDependency: DependencyContainer, WeatherDependency, Part
 @Suite struct OverridingTests {
     @Test(.dependencies(StagingDependency()), .allowsLiveDependencies)
     func overridingTheConfigurationReachesTheNetworkClient() throws {
-        let client = try #require(WeatherInjector.dependencies.resolveNetworkClient() as? URLSessionNetworkClient)
+        let client = try #require(weatherInjector.dependencies.resolveNetworkClient() as? URLSessionNetworkClient)
         #expect(client.configuration.baseURL.host == "staging.weather.example.com")
     }
 
@@ -62,7 +62,7 @@ final class ShortTimeoutDependency: DependencyContainer, WeatherDependency, Part
     @Test func aDirectConformanceImplementsOnlyWhatTheTestNeeds() async throws {
         let container = CannedNetworkDependency()
         let report = try await withDependencies(container) {
-            try await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+            try await weatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
         }
         #expect(report == "Good morning, Ada! Mild in Lisbon, 21 °C.")
         #expect(await container.network.paths == ["/forecast/Lisbon"])

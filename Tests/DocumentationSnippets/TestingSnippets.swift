@@ -35,16 +35,16 @@ struct WeatherReporterTests: HasWeatherDependencies {
 
 @Suite struct ScopedBlockTests {
     @Test func aBlockSeesItsContainerAndNothingElseDoes() async throws {
-        let before = WeatherInjector.dependencies
+        let before = weatherInjector.dependencies
         // snippet: testing-with-dependencies
         let test = TestDependency()
         let report = try await withDependencies(test) {
-            try await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Oslo")
+            try await weatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Oslo")
         }
         #expect(report == "Good morning, Ada! Cold in Oslo, -3 °C.")
         #expect(await test.network.paths == ["/forecast/Oslo"])
         // end-snippet
-        #expect(WeatherInjector.dependencies === before)
+        #expect(weatherInjector.dependencies === before)
     }
 }
 
@@ -60,7 +60,7 @@ struct WeatherReporterTests: HasWeatherDependencies {
     func everyCaseSeesOnlyItsOwnContainer(number: Int) async throws {
         try await withDependencies(NumberedDependency(number: number)) {
             await Task.yield()  // let other cases run in between
-            let container = try #require(WeatherInjector.dependencies as? NumberedDependency)
+            let container = try #require(weatherInjector.dependencies as? NumberedDependency)
             #expect(container.number == number)
         }
     }
@@ -73,10 +73,10 @@ struct WeatherReporterTests: HasWeatherDependencies {
         // snippet: testing-escaping-detached
         let context = DependencyContainer.Context.capture()
         let seesTestContainer = await Task.detached {
-            context.run { WeatherInjector.dependencies is TestDependency }
+            context.run { weatherInjector.dependencies is TestDependency }
         }.value
         // end-snippet
-        let withoutContext = await Task.detached { WeatherInjector.dependencies is TestDependency }.value
+        let withoutContext = await Task.detached { weatherInjector.dependencies is TestDependency }.value
         #expect(seesTestContainer)
         #expect(!withoutContext)
     }
@@ -88,7 +88,7 @@ struct WeatherReporterTests: HasWeatherDependencies {
         let seesTestContainer = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 context.run {
-                    continuation.resume(returning: WeatherInjector.dependencies is TestDependency)
+                    continuation.resume(returning: weatherInjector.dependencies is TestDependency)
                 }
             }
         }
@@ -125,29 +125,12 @@ final class EveningXCTests: XCTestCase, HasWeatherDependencies {
 }
 // end-snippet
 
-// snippet: testing-xctest-invoke
-final class OfflineXCTests: XCTestCase, HasWeatherDependencies {
-    override func invokeTest() {
-        withTestDependencies(OfflineWeatherDependency()) { super.invokeTest() }
-    }
-
-    func testTheReporterIsOffline() async {
-        do {
-            _ = try await dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
-            XCTFail("expected an error")
-        } catch {
-            XCTAssertEqual(error, .offline)
-        }
-    }
-}
-// end-snippet
-
 // snippet: testing-guard-opt-out
 @Suite struct ProductionGraphTests {
     // Resolves the production network client on purpose: the test opts out of the live-leaf check.
     @Test(.dependencies(CoreWeatherDependency()), .allowsLiveDependencies)
     func theProductionClientTalksToTheWeatherServer() throws {
-        let client = WeatherInjector.dependencies.resolveNetworkClient()
+        let client = weatherInjector.dependencies.resolveNetworkClient()
         let production = try #require(client as? URLSessionNetworkClient)
         #expect(production.configuration.baseURL.host == "weather.example.com")
     }
@@ -159,10 +142,10 @@ final class OfflineXCTests: XCTestCase, HasWeatherDependencies {
 struct NestedScopeTests {
     @Test func anInnerScopeWinsForItsBlock() async throws {
         let report = await withDependencies(OfflineTestDependency()) {
-            try? await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+            try? await weatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
         }
         #expect(report == nil)  // the inner container's offline network
-        let outer = try await WeatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
+        let outer = try await weatherInjector.dependencies.resolveWeatherReporter().report(for: "Ada", in: "Lisbon")
         #expect(outer == "Good morning, Ada! Mild in Lisbon, 21 °C.")  // the trait's container again
     }
 }
@@ -187,7 +170,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(ForgetfulDouble()))
     func aTestThatForgetsTheSharedClientIsTold() {
         withKnownIssue {
-            _ = WeatherInjector.dependencies.resolveNetworkClient()
+            _ = weatherInjector.dependencies.resolveNetworkClient()
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().hasPrefix(
                 "resolveNetworkClient() -> any NetworkClient reaches the outside world")
@@ -215,7 +198,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(TestDependency()))
     func aForgottenNetworkClientIsReportedInTheWordsTheArticleQuotes() {
         withKnownIssue {
-            _ = WeatherInjector.dependencies.resolveForecastService()
+            _ = weatherInjector.dependencies.resolveForecastService()
         } matching: { issue in
             Self.text(of: issue) == """
                 resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
@@ -235,7 +218,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(ClockOnlyDouble()))
     func aPartialDoubleIsToldToImplementTheResolve() {
         withKnownIssue {
-            _ = WeatherInjector.dependencies.resolveForecastService()
+            _ = weatherInjector.dependencies.resolveForecastService()
         } matching: { issue in
             Self.text(of: issue) == """
                 resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
@@ -256,7 +239,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(CopiedDouble()))
     func aDoubleThatKeptLiveIsToldToSayFresh() {
         withKnownIssue {
-            _ = WeatherInjector.dependencies.resolveForecastService()
+            _ = weatherInjector.dependencies.resolveForecastService()
         } matching: { issue in
             Self.text(of: issue) == """
                 resolveNetworkClient() -> any NetworkClient reaches the outside world (network, disk, clock or \
@@ -277,7 +260,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(TestDependency()))
     func theGlobalServingInsideATestIsNamed() {
         withKnownIssue {
-            _ = WeatherInjector.storage.global.resolveGreeter()  // as if a library ignored the test's scope
+            _ = weatherInjector.global.resolveGreeter()  // as if a library ignored the test's scope
         } matching: { issue in
             Self.text(of: issue) == """
                 resolveClock() -> any Clock reaches the outside world (network, disk, clock or randomness) and \
@@ -295,7 +278,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(TestDependency()))
     func aContainerFromAnInnerBlockIsNamed() {
         withKnownIssue {
-            _ = withDependencies(CoreWeatherDependency()) { WeatherInjector.dependencies.resolveForecastService() }
+            _ = withDependencies(CoreWeatherDependency()) { weatherInjector.dependencies.resolveForecastService() }
         } matching: { issue in
             Self.text(of: issue).contains(
                 """
@@ -307,7 +290,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
 
     @Test(.dependencies(TestDependency()))
     func escapedWorkIsAWarningWithTheFix() async {
-        _ = await Task.detached { WeatherInjector.dependencies.resolveNetworkConfiguration() }.value
+        _ = await Task.detached { weatherInjector.dependencies.resolveNetworkConfiguration() }.value
         let records = TestGuardReporting.recorded(
             containing: "resolveNetworkConfiguration() -> NetworkConfiguration was")
         #expect(records.first?.severity == .warning)
@@ -331,7 +314,7 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     @Test(.dependencies(TestDependency()))
     func aDetachedTaskSeesTheGlobalContainer() async {
         let configuration = await Task.detached {
-            DependencyContainer.Context.global.run { WeatherInjector.dependencies.resolveNetworkConfiguration() }
+            DependencyContainer.Context.global.run { weatherInjector.dependencies.resolveNetworkConfiguration() }
         }.value
         #expect(configuration.baseURL.host == "weather.example.com")  // the global container, on purpose
     }
@@ -339,9 +322,9 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
 
     @Test(.dependencies(TestDependency()))
     func aGlobalInstallFailsTheTestThatMadeIt() {
-        let global = WeatherInjector.storage.global
+        let global = weatherInjector.global
         withKnownIssue {
-            WeatherInjector.dependencies = global  // the same container again: other tests see no change
+            weatherInjector.dependencies = global  // the same container again: other tests see no change
         } matching: { issue in
             Self.text(of: issue).hasPrefix("Installed CoreWeatherDependency as the global container while ")
                 && Self.text(of: issue).hasSuffix(

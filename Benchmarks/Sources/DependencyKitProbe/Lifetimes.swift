@@ -121,7 +121,7 @@ let overrideSetUpProbes: [Probe] = [
 // What a lookup costs beside many overrides: a scope with 1 or 10,000 value overrides of
 // `resolveHour()`, resolving the overridden resolve (`override.hour-N`) or another resolve of the same
 // type (`override.minute-N`). Entries are indexed by resolve, so both stay flat as N grows.
-protocol ClockProbeDependency: InjectableContainer where Injector == ClockProbeInjector {
+protocol ClockProbeDependency: DependencyContainer {
     func resolveHour() -> Int
     func resolveMinute() -> Int
 }
@@ -132,9 +132,7 @@ final class CoreClockProbe: DependencyContainer, ClockProbeDependency, @unchecke
     func resolveMinute() -> Int { fresh { 30 } }
 }
 
-enum ClockProbeInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ClockProbeDependency> { CoreClockProbe() }
-}
+let clockProbeInjector = Injector<any ClockProbeDependency> { CoreClockProbe() }
 
 let overrideLookupProbes: [Probe] = [1, 10_000].flatMap { count in
     [true, false].map { overridden in
@@ -145,7 +143,7 @@ let overrideLookupProbes: [Probe] = [1, 10_000].flatMap { count in
                     DependencyContainer.Override<any ClockProbeDependency>.override({ $0.resolveHour() }, with: hour)
                 }
                 withDependencies(CoreClockProbe(), overriding: overrides) {
-                    let container = ClockProbeInjector.dependencies
+                    let container = clockProbeInjector.dependencies
                     for _ in 0..<iterations {
                         blackHole(overridden ? container.resolveHour() : container.resolveMinute())
                     }
@@ -162,11 +160,11 @@ let nestedRelativeProbes: [Probe] = [100, 1_000].map { depth in
         body: { iterations in
             func nest(_ level: Int) {
                 guard level < depth else {
-                    let container = ClockProbeInjector.dependencies
+                    let container = clockProbeInjector.dependencies
                     for _ in 0..<iterations { blackHole(container.resolveHour()) }
                     return
                 }
-                ClockProbeInjector.withOverrides(.override({ $0.resolveHour() }) { $0 + 1 }) { nest(level + 1) }
+                clockProbeInjector.withOverrides(.override({ $0.resolveHour() }) { $0 + 1 }) { nest(level + 1) }
             }
             withDependencies(CoreClockProbe()) { nest(0) }
         })

@@ -155,14 +155,14 @@ let probes: [Probe] =
                 }
             }),
         Probe(
-            name: "width.10", setUp: { _ = Width10Injector.dependencies },
+            name: "width.10", setUp: { _ = width10Injector.dependencies },
             body: { iterations in
                 let consumer = Width10Consumer()
                 for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0004()) }
                 check(consumer.dependencies.resolveWorker0004(), id: 4, "width.10")
             }),
         Probe(
-            name: "width.1000", setUp: { _ = Width1000Injector.dependencies },
+            name: "width.1000", setUp: { _ = width1000Injector.dependencies },
             body: { iterations in
                 let consumer = Width1000Consumer()
                 for _ in 0..<iterations { blackHole(consumer.dependencies.resolveWorker0499()) }

@@ -2,13 +2,11 @@
 public import DependencyKit
 
 /// Holds the container with 1000 resolve methods.
-public enum Width1000Injector: DependencyInjecting {
-    /// The storage behind `Width1000Injector.dependencies`.
-    public static let storage = ContainerStorage<any Width1000Dependency> { Width1000CoreDependency() }
-}
+    /// The storage behind `width1000Injector.dependencies`.
+public let width1000Injector = Injector<any Width1000Dependency> { Width1000CoreDependency() }
 
 /// A container with 1000 resolve methods: 500 services and 500 workers over them.
-public protocol Width1000Dependency: InjectableContainer where Injector == Width1000Injector {
+public protocol Width1000Dependency: DependencyContainer {
     /// Service number 0.
     func resolveService0000() -> any BenchmarkService
     /// Worker number 0, over service number 0.
@@ -4031,6 +4029,6 @@ extension HasWidth1000Dependencies {
     /// The container in effect for the current task.
     @inlinable
     public var dependencies: any Width1000Dependency {
-        _read { yield Width1000Injector.dependencies }
+        _read { yield width1000Injector.dependencies }
     }
 }

@@ -2,13 +2,11 @@
 public import DependencyKit
 
 /// Holds the container with 10 resolve methods.
-public enum Width10Injector: DependencyInjecting {
-    /// The storage behind `Width10Injector.dependencies`.
-    public static let storage = ContainerStorage<any Width10Dependency> { Width10CoreDependency() }
-}
+    /// The storage behind `width10Injector.dependencies`.
+public let width10Injector = Injector<any Width10Dependency> { Width10CoreDependency() }
 
 /// A container with 10 resolve methods: 5 services and 5 workers over them.
-public protocol Width10Dependency: InjectableContainer where Injector == Width10Injector {
+public protocol Width10Dependency: DependencyContainer {
     /// Service number 0.
     func resolveService0000() -> any BenchmarkService
     /// Worker number 0, over service number 0.
@@ -71,6 +69,6 @@ extension HasWidth10Dependencies {
     /// The container in effect for the current task.
     @inlinable
     public var dependencies: any Width10Dependency {
-        _read { yield Width10Injector.dependencies }
+        _read { yield width10Injector.dependencies }
     }
 }

@@ -37,7 +37,7 @@ public import Foundation
 /// | `resolveStore() -> UsersStore` | ``resolveUsersStore()`` |
 /// | `resolveCache() -> UsersStore` | ``resolveUsersCache()`` |
 /// | `resolveWorker() -> UsersWorkerType` | ``resolveUsersWorker()`` |
-public protocol Dependency: InjectableContainer where Injector == DependencyInjector {
+public protocol Dependency: DependencyContainer {
     /// Where the server is and how to talk to it; built by ``makeHTTPConfiguration()``.
     func resolveHTTPConfiguration() -> HTTPConfiguration
     /// The HTTP service every network type is built on; built by ``makeHTTPService()``. A live leaf.

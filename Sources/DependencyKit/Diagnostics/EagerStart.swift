@@ -20,7 +20,7 @@ extension DependencyContainer.Resolving {
     /// ```swift
     /// let container = CoreGreetingDependency()
     /// try container.warmUp([{ _ = $0.resolveClock() }, { _ = try $0.resolveGreetingBook() }])
-    /// GreetingInjector.dependencies = container
+    /// greetingInjector.dependencies = container
     /// ```
     ///
     /// Every resolve runs, even after one throws; the error lists each failure with the graph

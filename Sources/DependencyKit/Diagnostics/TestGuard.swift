@@ -50,10 +50,6 @@ package enum TestGuard {
 
     fileprivate struct State {
         var handlers: Handlers?
-        /// The storages of guarded tests, by identity. Weak: a storage made in a test goes away with
-        /// its containers. (Only tests make these references; a weak reference gives the storage a side
-        /// table, which production code, which never watches, never pays for.)
-        var watched: [ObjectIdentifier: Watched] = [:]
         /// The test contexts alive, oldest first, held weakly.
         var contexts: [WeakContext] = []
     }
@@ -83,11 +79,6 @@ package enum TestGuard {
         """
     }
 
-    /// A watched storage.
-    fileprivate struct Watched {
-        weak var storage: (any InstalledContainers)?
-    }
-
     /// Installs DependencyKitTesting's handlers; the first call wins. From then on, work that runs outside
     /// every test's task is inspected for escaped reads of a global container.
     package static func setHandlers(_ handlers: Handlers) {
@@ -107,8 +98,8 @@ package enum TestGuard {
             TestGuard.inspect(resolution, chain: chain)
         }
 
-        func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
-            TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: storage)
+        func reportGlobalInstall(of container: Any, storage: Any.Type, serves: (AnyObject) -> Bool) {
+            TestGuard.reportGlobalInstall(of: container, storage: storage, serves: serves)
         }
 
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
@@ -122,35 +113,28 @@ package enum TestGuard {
         }
     }
 
-    /// Watches `storage`'s installed containers, so that the guard can tell a global container from a
-    /// scoped one: called by DependencyKitTesting for the storage of each guarded test (the seam that
-    /// keeps the production path out of the guard: an install or a first read never calls it).
-    package static func watch(_ storage: any InstalledContainers) {
-        let id = ObjectIdentifier(storage)
-        state.withLock { state in
-            if state.watched[id]?.storage == nil { state.watched[id] = Watched(storage: storage) }
-        }
-    }
-
-    /// Whether the object with this identity is a container installed as a global in a watched
-    /// storage. A storage that has gone away takes its containers with it, so a freed global's
-    /// identity, reused by a new object, is never taken for a global.
+    /// Whether the object with this identity is a container installed as a global in an injector.
+    /// Installed containers are kept as long as their injector, so a freed global's identity, reused by
+    /// a new object, is never taken for a global.
     package static func isGlobal(_ id: ObjectIdentifier) -> Bool {
-        let storages = state.withLock { $0.watched.values.compactMap(\.storage) }
-        return storages.contains { $0.isInstalled(id) }
+        InstalledContainers.contains(id)
     }
 
     fileprivate static func handOver(_ finding: Finding) {
         state.withLock { $0.handlers?.unattributed }?(finding)
     }
 
-    /// Reports a global install on a storage that tests are scoped to.
+    /// Reports a global install while tests with containers of their own are running.
     ///
     /// An install made in a guarded test is that test's issue; one made elsewhere goes to
     /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
     /// its own tasks.
-    package static func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
+    package static func reportGlobalInstall(of container: Any, storage: Any.Type, serves: (AnyObject) -> Bool) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
+        // Only the tests whose containers this injector serves are affected by its global.
+        let live = state.withLock { $0.contexts.compactMap(\.context) }
+        let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
+        guard liveTestScopes > 0 else { return }
         let type = Swift.type(of: container)
         let key = "install \(storage) \(type)"
         let message: @Sendable () -> String = {
@@ -397,8 +381,8 @@ package final class TestContext: ResolutionInterceptor {
         return true
     }
 
-    package func reportGlobalInstall(of container: Any, liveTestScopes: Int, storage: Any.Type) {
-        TestGuard.reportGlobalInstall(of: container, liveTestScopes: liveTestScopes, storage: storage)
+    package func reportGlobalInstall(of container: Any, storage: Any.Type, serves: (AnyObject) -> Bool) {
+        TestGuard.reportGlobalInstall(of: container, storage: storage, serves: serves)
     }
 
     /// Work that escaped this test (XCTest's process-wide context) read its container through
@@ -411,8 +395,10 @@ package final class TestContext: ResolutionInterceptor {
 
     /// Records an issue in the test this context belongs to.
     private let report: @Sendable (String) -> Void
-    /// The live-scope counter of the storage the test's container is bound to.
+    /// The count of live test scopes this context counts itself in, if any.
     private let testScopes: AtomicWord?
+    /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
+    var countsAsScoped: Bool { testScopes != nil }
     /// The container the test installed, by identity, and its class.
     let containerID: ObjectIdentifier?
     let containerType: (any AnyObject.Type)?
@@ -444,19 +430,17 @@ package final class TestContext: ResolutionInterceptor {
     ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
     ///   - spelling: The test framework whose words the messages use.
     ///   - report: Records one issue in the test.
-    /// Creates a context for a test that scopes `storage`'s containers, counting itself in the
-    /// storage's live test scopes and watching its installed containers (see ``TestGuard/watch(_:)``).
+    /// Creates a context for a test that runs with a container of its own, counting itself in the live
+    /// test scopes that a global install is reported against.
     package convenience init(
-        container: (any AnyObject & Sendable)? = nil,
-        storage: any InstalledContainers,
+        scopedContainer container: any AnyObject & Sendable,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
         report: @escaping @Sendable (String) -> Void
     ) {
-        TestGuard.watch(storage)
         self.init(
-            container: container, testScopes: storage.testScopes, exemptions: exemptions, spelling: spelling,
-            report: report)
+            container: container, testScopes: InstalledContainers.testScopes, exemptions: exemptions,
+            spelling: spelling, report: report)
     }
 
     package init(

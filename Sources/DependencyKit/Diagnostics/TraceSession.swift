@@ -5,7 +5,7 @@ extension Diagnostics {
     /// another task records its own resolutions. Traces nest: the innermost records.
     ///
     /// ```swift
-    /// let (greeter, graph) = Diagnostics.trace { GreetingInjector.dependencies.resolveGreeter() }
+    /// let (greeter, graph) = Diagnostics.trace { greetingInjector.dependencies.resolveGreeter() }
     /// try graph.renderDOT().write(to: url, atomically: true, encoding: .utf8)
     /// ```
     /// - Parameter body: The code to trace.

@@ -9,8 +9,8 @@ extension DependencyContainer {
     /// func greetsAtNight() { … }
     /// ```
     ///
-    /// Give overrides to the testing trait, to ``withDependencies(_:_:_:operation:)-(_,_,_,()->R)``
-    /// with a new container, or to ``DependencyInjecting/withOverrides(_:_:operation:)-(_,_,()->R)``
+    /// Give overrides to the testing trait, to ``withDependencies(_:_:operation:)-(_,_,()->R)``
+    /// with a new container, or to ``Injector/withOverrides(_:operation:)-(_,()->R)``
     /// for the container already in effect. Inside that scope:
     ///
     /// - **It cascades.** Every resolve the container builds with the overridden one gets the override:
@@ -25,9 +25,10 @@ extension DependencyContainer {
     /// sees it) and must not be `async`; the closure must call that resolve and nothing else. Anything
     /// else stops with a message naming the fix when the scope begins, not when the resolve is used.
     ///
-    /// `Container` is the injector's container type (`any GreetingDependency`) in every API that takes
-    /// overrides, so one override value, declared once, serves the trait, `withDependencies`,
-    /// `withOverrides` and XCTest's `useDependencies`.
+    /// `Container` is the type of the container the override is given with: the class passed to the
+    /// trait, `withDependencies` or XCTest's `useDependencies` — so an app container's own resolves,
+    /// declared on top of a library's, are in reach without a cast — or the injector's container type
+    /// for ``Injector/withOverrides(_:operation:)-(_,()->R)``.
     ///
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
@@ -35,6 +36,28 @@ extension DependencyContainer {
         /// Makes the override's entry for the container: identified at once for a value override, on first
         /// use for a relative one; `nil` once a malformed override is reported.
         let entry: @Sendable (Container) -> OverrideSet.Entry?
+
+        init(entry: @escaping @Sendable (Container) -> OverrideSet.Entry?) {
+            self.entry = entry
+        }
+
+        /// `other`, given with a container of type `Container`: an override value declared once for the
+        /// container protocol (`Override<any GreetingDependency>`) and given with a container class.
+        package init<Declared>(_ other: Override<Declared>) {
+            if let same = other as? Self {
+                self = same
+                return
+            }
+            self.init { container in
+                guard let declared = container as? Declared else {
+                    OverrideProblem.report(
+                        "An override made for \(Declared.self) was given with a \(type(of: container as Any)), "
+                            + "which is not one.")
+                    return nil
+                }
+                return other.entry(declared)
+            }
+        }
 
         /// Replaces a resolve with a value.
         ///
@@ -108,98 +131,31 @@ extension DependencyContainer {
     }
 }
 
-/// Runs `operation` with `container` in effect, answering the resolves `overrides` name.
-///
-/// ``withDependencies(_:operation:)-(_,()->R)`` with one-line changes to the container:
-///
-/// ```swift
-/// withDependencies(CoreGreetingDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))) {
-///     GreetingInjector.dependencies.resolveGreeter().greeting(for: "Ada")  // "Good evening, Ada!"
-/// }
-/// ```
-/// - Parameters:
-///   - container: The container to serve inside `operation`.
-///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
-///   - more: More overrides, each recorded with the ones before it in effect.
-///   - operation: The code to run.
-/// - Returns: What `operation` returns.
-public func withDependencies<C: InjectableContainer, R>(
-    _ container: C,
-    _ override: DependencyContainer.Override<C.Injector.Container>,
-    _ more: DependencyContainer.Override<C.Injector.Container>...,
-    operation: () throws -> R
-) rethrows -> R {
-    try withDependencies(container) {
-        try OverrideSet.bind(
-            OverrideSet.adding([override] + more, for: container.asInjectorContainer), operation: operation)
-    }
-}
-
-/// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
-/// name.
-///
-/// See ``withDependencies(_:_:_:operation:)-(_,_,_,()->R)``.
-/// - Parameters:
-///   - container: The container to serve inside `operation`.
-///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
-///   - more: More overrides, each recorded with the ones before it in effect.
-///   - isolation: The caller's isolation, inherited by `operation`.
-///   - operation: The code to run.
-/// - Returns: What `operation` returns.
-public func withDependencies<C: InjectableContainer, R>(
-    _ container: C,
-    _ override: DependencyContainer.Override<C.Injector.Container>,
-    _ more: DependencyContainer.Override<C.Injector.Container>...,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> R
-) async rethrows -> R {
-    try await withDependencies(container, overriding: [override] + more, isolation: isolation, operation: operation)
-}
-
 /// Runs `operation` with `container` in effect, answering the resolves `overrides` name: the array
-/// form, for a number of overrides known at run time.
-///
-/// ```swift
-/// let fixed: [DependencyContainer.Override<CoreGreetingDependency>] = [
-///     .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))
-/// ]
-/// withDependencies(CoreGreetingDependency(), overriding: fixed) { … }
-/// ```
-/// - Parameters:
-///   - container: The container to serve inside `operation`.
-///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
-///   - operation: The code to run.
-/// - Returns: What `operation` returns.
-public func withDependencies<C: InjectableContainer, R>(
+/// form behind ``withDependencies(_:_:operation:)-(_,_,()->R)``.
+package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
+    overriding overrides: [DependencyContainer.Override<C>],
     operation: () throws -> R
 ) rethrows -> R {
-    try withDependencies(container) {
-        try OverrideSet.bind(OverrideSet.adding(overrides, for: container.asInjectorContainer), operation: operation)
+    let frame = scopeFrame(binding: container)
+    if overrides.isEmpty { return try ScopeFrame.bind(frame, operation: operation) }
+    return try ScopeFrame.bind(frame) {
+        try OverrideSet.bind(OverrideSet.adding(overrides, for: container), operation: operation)
     }
 }
 
-/// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
-/// name: the array form.
-///
-/// See ``withDependencies(_:overriding:operation:)-(_,_,()->R)``.
-/// - Parameters:
-///   - container: The container to serve inside `operation`.
-///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
-///   - isolation: The caller's isolation, inherited by `operation`.
-///   - operation: The code to run.
-/// - Returns: What `operation` returns.
-public func withDependencies<C: InjectableContainer, R>(
+/// The asynchronous form of ``withDependencies(_:overriding:operation:)``.
+@usableFromInline
+package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
+    overriding overrides: [DependencyContainer.Override<C>],
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    try await withDependencies(container, isolation: isolation) {
+    try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
         try await OverrideSet.bind(
-            OverrideSet.adding(overrides, for: container.asInjectorContainer), isolation: isolation,
-            operation: operation)
+            OverrideSet.adding(overrides, for: container), isolation: isolation, operation: operation)
     }
 }
 
@@ -209,15 +165,15 @@ public func withDependencies<C: InjectableContainer, R>(
 ///
 /// Tasks the operation started may still use the overrides after it returns; while they hold the scope
 /// and an override is still unused, the check waits for them, up to two seconds.
-package func withDependencies<C: InjectableContainer, R>(
+package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
+    overriding overrides: [DependencyContainer.Override<C>],
     reportingUnused reportUnused: (String) -> Void,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    try await withDependencies(container, isolation: isolation) {
-        var (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
+    try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
+        var (set, entries) = OverrideSet.recording(overrides, for: container)
         let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
         var waited = 0
         while entries.contains(where: { !$0.hasAnswered }), !isKnownUniquelyReferenced(&set), waited < 200 {
@@ -231,14 +187,14 @@ package func withDependencies<C: InjectableContainer, R>(
 
 /// The synchronous form of ``withDependencies(_:overriding:reportingUnused:isolation:operation:)``, for
 /// XCTest's helper: the check runs when `operation` returns.
-package func withDependencies<C: InjectableContainer, R>(
+package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
-    overriding overrides: [DependencyContainer.Override<C.Injector.Container>],
+    overriding overrides: [DependencyContainer.Override<C>],
     reportingUnused reportUnused: (String) -> Void,
     operation: () throws -> R
 ) rethrows -> R {
-    try withDependencies(container) {
-        let (set, entries) = OverrideSet.recording(overrides, for: container.asInjectorContainer)
+    try ScopeFrame.bind(scopeFrame(binding: container)) {
+        let (set, entries) = OverrideSet.recording(overrides, for: container)
         let result = try OverrideSet.bind(set, operation: operation)
         OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
         return result
@@ -267,7 +223,7 @@ package struct ProcessWideOverrides: Sendable {
     }
 }
 
-extension DependencyInjecting {
+extension Injector {
     /// Runs `operation` with the container in effect (scoped or global) answering the resolves
     /// `overrides` name.
     ///
@@ -275,32 +231,41 @@ extension DependencyInjecting {
     /// builds on what is in effect around it:
     ///
     /// ```swift
-    /// GreetingInjector.withOverrides(.override({ $0.resolveGreeter() }) { ShoutingGreeter(base: $0) }) {
-    ///     GreetingInjector.dependencies.resolveGreeter().greeting(for: "Ada")
+    /// greetingInjector.withOverrides(.override({ $0.resolveGreeter() }) { ShoutingGreeter(base: $0) }) {
+    ///     greetingInjector.dependencies.resolveGreeter().greeting(for: "Ada")
     /// }
     /// ```
     /// - Parameters:
-    ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
-    ///   - more: More overrides, each recorded with the ones before it in effect.
+    ///   - overrides: Replace resolves of the container, in order, each recorded with the ones before it
+    ///     in effect; see ``DependencyContainer/Override``.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
-    public static func withOverrides<R>(
-        _ override: DependencyContainer.Override<Container>,
-        _ more: DependencyContainer.Override<Container>...,
+    public func withOverrides<R>(
+        _ overrides: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
-        try withOverrides([override] + more, operation: operation)
+        try withOverrides(overrides, operation: operation)
     }
 
-    /// Runs `operation` with the container in effect answering the resolves `overrides` name: the
-    /// array form, for a number of overrides known at run time.
+    /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
+    /// the resolves `overrides` name.
     ///
-    /// See ``withOverrides(_:_:operation:)-(_,_,()->R)``.
+    /// See ``withOverrides(_:operation:)-(_,()->R)``.
     /// - Parameters:
     ///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
+    ///   - isolation: The caller's isolation, inherited by `operation`.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
-    public static func withOverrides<R>(
+    public func withOverrides<R>(
+        _ overrides: DependencyContainer.Override<Container>...,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await withOverrides(overrides, isolation: isolation, operation: operation)
+    }
+
+    /// The array form of ``withOverrides(_:operation:)-(_,()->R)``.
+    package func withOverrides<R>(
         _ overrides: [DependencyContainer.Override<Container>],
         operation: () throws -> R
     ) rethrows -> R {
@@ -310,35 +275,8 @@ extension DependencyInjecting {
         }
     }
 
-    /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
-    /// the resolves `overrides` name.
-    ///
-    /// See ``withOverrides(_:_:operation:)-(_,_,()->R)``.
-    /// - Parameters:
-    ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
-    ///   - more: More overrides, each recorded with the ones before it in effect.
-    ///   - isolation: The caller's isolation, inherited by `operation`.
-    ///   - operation: The code to run.
-    /// - Returns: What `operation` returns.
-    public static func withOverrides<R>(
-        _ override: DependencyContainer.Override<Container>,
-        _ more: DependencyContainer.Override<Container>...,
-        isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> R
-    ) async rethrows -> R {
-        try await withOverrides([override] + more, isolation: isolation, operation: operation)
-    }
-
-    /// Runs the asynchronous `operation` with the container in effect answering the resolves
-    /// `overrides` name: the array form.
-    ///
-    /// See ``withOverrides(_:_:operation:)-(_,_,()->R)``.
-    /// - Parameters:
-    ///   - overrides: Replace resolves of the container, in order; see ``DependencyContainer/Override``.
-    ///   - isolation: The caller's isolation, inherited by `operation`.
-    ///   - operation: The code to run.
-    /// - Returns: What `operation` returns.
-    public static func withOverrides<R>(
+    /// The array form of ``withOverrides(_:isolation:operation:)``.
+    package func withOverrides<R>(
         _ overrides: [DependencyContainer.Override<Container>],
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
@@ -352,10 +290,8 @@ extension DependencyInjecting {
 
     /// The scope frame that keeps `container` in effect for the overrides' task tree, so that a global
     /// install during the block cannot take the container their entries answer away from it.
-    private static func pinningFrame(for container: Container) -> ScopeFrame? {
+    private func pinningFrame(for container: Container) -> ScopeFrame? {
         guard let owner = (container as AnyObject) as? DependencyContainer else { return ScopeFrame.current }
-        let parent = ScopeFrame.current
-        return storage.frame(reusingBindingOf: owner, parent: parent)
-            ?? storage.frame(binding: owner, converted: container, parent: parent)
+        return ScopeFrame(owner: owner, parent: ScopeFrame.current)
     }
 }

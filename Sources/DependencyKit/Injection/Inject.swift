@@ -4,14 +4,11 @@
 /// The spelling of `lazy var greeter = dependencies.resolveGreeter()` that needs no `mutating`: the
 /// value lives in a box the wrapper holds by reference, so a struct reads it from non-mutating
 /// methods and its callers keep `let`. The closure calls a resolve of the injector's container
-/// protocol, so it is checked by the compiler like any call. Name the injector once, next to the
-/// module's `Has…` protocol:
+/// protocol, so it is checked by the compiler like any call:
 ///
 /// ```swift
-/// typealias InjectGreeting<Value: Sendable> = Inject<GreetingInjector, Value>
-///
 /// struct WelcomeViewModel {
-///     @InjectGreeting({ $0.resolveGreeter() }) var greeter
+///     @Inject(greetingInjector, { $0.resolveGreeter() }) var greeter
 ///
 ///     func title(for name: String) -> String { greeter.greeting(for: name) }
 /// }
@@ -32,28 +29,32 @@
 ///   came from and the overrides together, which one atomic word could not without an allocation per
 ///   resolve; it is held only for that load, never while a resolve runs.
 @propertyWrapper
-public struct Inject<Injector: DependencyInjecting, Value: Sendable>: Sendable {
-    private let resolve: @Sendable (Injector.Container) -> Value
+public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
+    private let injector: Injector<Container>
+    private let resolve: @Sendable (Container) -> Value
     private let box = Locked<Resolved?>(nil)
 
     /// A value with the container and the overrides it was resolved from, which it keeps alive so
     /// that their identities are never reused while it is kept.
     private struct Resolved: Sendable {
         let value: Value
-        let container: Injector.Container
+        let container: Container
         let overrides: OverrideSet?
     }
 
     /// Creates the property from the resolve that makes its value.
-    /// - Parameter resolve: Calls a resolve of the container in effect.
-    public init(_ resolve: @escaping @Sendable (Injector.Container) -> Value) {
+    /// - Parameters:
+    ///   - injector: The injector whose container in effect serves the value.
+    ///   - resolve: Calls a resolve of the container in effect.
+    public init(_ injector: Injector<Container>, _ resolve: @escaping @Sendable (Container) -> Value) {
+        self.injector = injector
         self.resolve = resolve
     }
 
     /// The value, resolved on the first read from the container in effect, and again when the
     /// container (or the overrides) in effect is no longer the one it came from.
     public var wrappedValue: Value {
-        let container = Injector.dependencies
+        let container = injector.dependencies
         let overrides = DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? OverrideSet.current : nil
         if let kept = box.withLock({ $0 }), Self.identity(of: kept.container) == Self.identity(of: container),
             kept.overrides === overrides
@@ -78,18 +79,22 @@ public struct Inject<Injector: DependencyInjecting, Value: Sendable>: Sendable {
     /// The injector's container type (`any WeatherDependency`, the library's) has no app resolve;
     /// name the refined protocol once and the closure calls its resolves. A container in effect that
     /// is not a `Refined` stops with a message naming both types, as
-    /// ``DependencyInjecting/dependencies(as:)`` does:
+    /// ``Injector/dependencies(as:)`` does:
     ///
     /// ```swift
     /// struct ReportScreenModel {
-    ///     @Inject<WeatherInjector, any Analytics>(as: (any WeatherAppDependencies).self, { $0.resolveAnalytics() })
-    ///     var analytics
+    ///     @Inject(weatherInjector, as: (any WeatherAppDependencies).self, { $0.resolveAnalytics() })
+    ///     var analytics: any Analytics
     /// }
     /// ```
     /// - Parameters:
+    ///   - injector: The injector whose container in effect serves the value.
     ///   - refined: The protocol that declares the resolve, refining the injector's container protocol.
     ///   - resolve: Calls a resolve of the container in effect, as `Refined`.
-    public init<Refined>(as refined: Refined.Type, _ resolve: @escaping @Sendable (Refined) -> Value) {
+    public init<Refined>(
+        _ injector: Injector<Container>, as refined: Refined.Type, _ resolve: @escaping @Sendable (Refined) -> Value
+    ) {
+        self.injector = injector
         self.resolve = { container in
             guard let refined = container as? Refined else {
                 fatalError(
@@ -101,7 +106,7 @@ public struct Inject<Injector: DependencyInjecting, Value: Sendable>: Sendable {
         }
     }
 
-    private static func identity(of container: Injector.Container) -> ObjectIdentifier {
+    private static func identity(of container: Container) -> ObjectIdentifier {
         ObjectIdentifier(container as AnyObject)
     }
 }

@@ -5,13 +5,25 @@
     public import _DependencyKitShims
 #endif
 
-/// One binding of a container to a storage in the current task's scope chain.
+/// One container put in effect by a scope, in the current task's chain of scopes.
 ///
-/// Frames form a linked list held in a single task-local, innermost first. A frame counts
-/// itself in its storage's live-scope counter for as long as it exists — incremented in
-/// `init`, decremented in `deinit` — because an unstructured `Task {}` started inside a scope
-/// inherits the task-local and can outlive the `withValue` call; counting "+1 before, −1 after
-/// the call" would let the hot path skip a lookup that such a task still needs.
+/// Frames form a linked list held in a single task-local, innermost first. A frame serves every
+/// injector whose container type its container is: an injector's read walks the chain from the
+/// innermost frame and takes the first container it can read as its `Container` (the conversion is
+/// kept by the container, so only its first read in a scope pays the cast; see
+/// ``ContainerConversions``).
+///
+/// A frame counts itself in one process-wide live-scope counter for as long as it exists —
+/// incremented in `init`, decremented in `deinit` — because an unstructured `Task {}` started inside
+/// a scope inherits the task-local and can outlive the `withValue` call; counting "+1 before, −1
+/// after the call" would let the hot path skip a lookup that such a task still needs. While the
+/// counter is `0` an injector's read skips the chain entirely.
+///
+/// ## The process-wide scope
+///
+/// XCTest runs one test at a time in a process; its helper puts the test's container in effect for
+/// the whole process with ``bindProcessWide(_:)``. Every chain ends there: a walk that reaches the
+/// end of its task's chain goes on with the process-wide frames.
 ///
 /// ## The synchronous shortcut
 ///
@@ -39,9 +51,22 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     static let chainKey = taskLocalKey($chain)
 
-    /// The end of every chain: binds no storage, so a lookup never matches it.
+    /// The end of every task's chain: serves no injector.
     @usableFromInline
     static let root = ScopeFrame()
+
+    /// The number of live frames, of every task; the hot path skips the chain when it is `0`.
+    @usableFromInline
+    package static let live = AtomicWord(0)
+
+    /// The innermost process-wide frame as an unretained pointer, `0` when there is none. Process-wide
+    /// frames are kept for the life of the process (see ``bindProcessWide(_:)``), so a reader on any
+    /// thread may follow the pointer without retaining it.
+    @usableFromInline
+    static let processWide = AtomicWord(0)
+
+    /// Every process-wide frame ever bound, kept so that ``processWide`` never dangles.
+    private static let keptProcessWide = Locked<[ScopeFrame]>([])
 
     /// The innermost frame visible to the current task, or `nil` outside any scope.
     @inlinable
@@ -55,56 +80,127 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     static var chainLocal: TaskLocal<ScopeFrame> { $chain }
 
-    /// The live-scope counter of the storage this frame binds, which also identifies it.
+    /// The container this frame puts in effect, held so that it (and the conversions it keeps) lives as
+    /// long as the frame.
     @usableFromInline
-    let storage: AtomicWord
-    /// The bound container, held so that it (and the conversion it keeps) lives as long
-    /// as the frame.
-    @usableFromInline
-    let owner: DependencyContainer
-    #if PublicAPIOnly
-        /// The container as its storage's `Container` type, boxed (see ``Binding``); typed by `storage`.
-        @usableFromInline
-        let binding: Binding
-    #else
-        /// The address of the container as its storage's `Container` type, in the container's
-        /// conversions (see ``Binding``); typed by `storage`. `nonisolated(unsafe)` is sound: an
-        /// immutable address, read only while `owner`, which keeps the memory, is alive.
-        @usableFromInline
-        nonisolated(unsafe) let binding: Binding
-    #endif
+    package let owner: DependencyContainer
     /// The next outer frame.
     @usableFromInline
     let parent: ScopeFrame?
-    /// The nearest outer frame that binds another storage: a lookup for a storage this frame does
-    /// not bind skips, in one step, the frames of this frame's storage directly around it, so a
-    /// read inside any number of nested scopes of another injector costs one step.
+    /// The nearest outer frame whose container is of another class: an injector this frame's container
+    /// does not serve skips, in one step, the frames of the same class directly around it, so a read
+    /// inside any number of nested scopes of another kind of container costs one step.
     @usableFromInline
-    let outerOfOtherStorage: ScopeFrame?
+    let outerOfOtherClass: ScopeFrame?
+    /// Whether this is ``root``, the end of a task's chain.
+    @usableFromInline
+    let isRoot: Bool
 
-    init(storage: AtomicWord, owner: DependencyContainer, binding: Binding, parent: ScopeFrame?) {
-        self.storage = storage
+    /// Makes a frame that puts `owner` in effect inside the frames `parent` starts.
+    package init(owner: DependencyContainer, parent: ScopeFrame?) {
         self.owner = owner
-        self.binding = binding
         self.parent = parent
-        self.outerOfOtherStorage = parent.flatMap { $0.storage === storage ? $0.outerOfOtherStorage : $0 }
-        storage.add(1)
+        self.isRoot = false
+        let ownerClass = ObjectIdentifier(type(of: owner))
+        self.outerOfOtherClass = parent.flatMap {
+            ObjectIdentifier(type(of: $0.owner)) == ownerClass && !$0.isRoot ? $0.outerOfOtherClass : $0
+        }
+        Self.live.add(1)
     }
 
-    /// The root: counts itself in a word of its own that no storage shares, so its binding is never
-    /// read.
-    private convenience init() {
-        let nothing = DependencyContainer()
-        #if PublicAPIOnly
-            let binding = BindingBox(nothing)
-        #else
-            let binding = address(of: nothing)
-        #endif
-        self.init(storage: AtomicWord(), owner: nothing, binding: binding, parent: nil)
+    /// The root: not counted, and never matched.
+    private init() {
+        owner = DependencyContainer()
+        parent = nil
+        outerOfOtherClass = nil
+        isRoot = true
     }
 
     deinit {
-        storage.add(-1)
+        if !isRoot { Self.live.add(-1) }
+    }
+
+    /// Puts `container` in effect for every task of the process, inside every task's own scopes, until
+    /// the returned function is called: XCTest's helper, which runs one test at a time.
+    ///
+    /// The frame is kept for the life of the process (a reader on another thread may still be walking
+    /// it); a test makes one.
+    /// - Returns: Ends the process-wide scope, putting back the one in effect before.
+    package static func bindProcessWide(_ container: DependencyContainer) -> @Sendable () -> Void {
+        let outer = processWide.loadAcquire()
+        let parent = outer == 0 ? nil : Unmanaged<ScopeFrame>.fromOpaque(UnsafeRawPointer(bitPattern: outer)!)
+            .takeUnretainedValue()
+        let frame = ScopeFrame(owner: container, parent: parent)
+        keptProcessWide.withLock { $0.append(frame) }
+        processWide.storeRelease(Int(bitPattern: address(of: frame)))
+        return {
+            processWide.storeRelease(outer)
+            // The frame is kept, so its `deinit` never uncounts it.
+            live.add(-1)
+        }
+    }
+
+    /// The container this frame puts in effect, as `Container`, if it is one.
+    ///
+    /// The container keeps each conversion it made, so a read after the first finds it in a short list
+    /// (see ``ContainerConversions``); the first read casts.
+    @inlinable
+    @inline(__always)
+    func container<Container>(as _: Container.Type) -> Container? {
+        #if !PublicAPIOnly
+            if let kept = ContainerConversions.find(in: owner.sharedInstances.conversions, as: Container.self) {
+                let container = kept.assumingMemoryBound(to: Container.self).pointee
+                #if DEBUG
+                    RuntimeShortcutCheck.conversion(container, of: owner)
+                #endif
+                return container
+            }
+        #endif
+        return converting(to: Container.self)
+    }
+
+    /// The cold path of ``container(as:)``: casts the container, and keeps the conversion.
+    @usableFromInline
+    @inline(never)
+    func converting<Container>(to _: Container.Type) -> Container? {
+        guard !isRoot, let converted = owner as? Container else { return nil }
+        #if !PublicAPIOnly
+            _ = ContainerConversions.add(converted, of: owner, to: owner.sharedInstances.conversions)
+        #endif
+        return converted
+    }
+
+    /// The innermost frame from `head` on whose container is a `Container`, unretained: the task's
+    /// chain, then the process-wide one. The caller keeps `head` alive, and every frame keeps its parent.
+    @inlinable
+    @inline(__always)
+    static func innermost<Container>(
+        from head: UnsafeRawPointer?, serving _: Container.Type
+    ) -> (frame: Unmanaged<ScopeFrame>, container: Container)? {
+        var next = head
+        var reachedProcessWide = false
+        while true {
+            guard let raw = next else {
+                // The end of the task's chain: go on with the process-wide one, once.
+                if reachedProcessWide { return nil }
+                reachedProcessWide = true
+                let processWideHead = processWide.loadAcquire()
+                if processWideHead == 0 { return nil }
+                next = UnsafeRawPointer(bitPattern: processWideHead)
+                continue
+            }
+            let frame = Unmanaged<ScopeFrame>.fromOpaque(raw)
+            let found: Container? = frame._withUnsafeGuaranteedRef { frame in
+                if frame.isRoot {
+                    next = nil
+                    return nil
+                }
+                if let container = frame.container(as: Container.self) { return container }
+                next = frame.outerOfOtherClass.map { address(of: $0) }
+                return nil
+            }
+            if let found { return (frame, found) }
+        }
     }
 
     /// Runs the synchronous `operation` with `frame` as the current chain, for this task and for
@@ -191,63 +287,6 @@ extension ScopeFrame {
                     found: slot.frame ?? address(of: root), expected: address(of: chainLocal.get()))
             #endif
             return .some(slot.frame)
-        #endif
-    }
-}
-
-extension ScopeFrame {
-    #if PublicAPIOnly
-        /// How a frame holds its container as its storage's `Container` type: a box.
-        @usableFromInline
-        typealias Binding = any AnyObject & Sendable
-
-        /// The box of ``Binding`` in the public-API build.
-        @usableFromInline
-        final class BindingBox<Container: Sendable>: Sendable {
-            @usableFromInline
-            let container: Container
-
-            init(_ container: Container) { self.container = container }
-        }
-    #else
-        /// How a frame holds its container as its storage's `Container` type: the address of the copy
-        /// the container keeps of itself (see ``ContainerConversions``).
-        @usableFromInline
-        typealias Binding = UnsafeRawPointer
-    #endif
-
-    /// The binding of `container` as `Container` made by an earlier scope, if any (never, in the
-    /// public-API build).
-    static func keptBinding<Container>(of container: DependencyContainer, as _: Container.Type) -> Binding? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            return ContainerConversions.find(in: container.sharedInstances.conversions, as: Container.self)
-        #endif
-    }
-
-    /// Makes the binding of `container`, given as `converted`; `nil` when `Container` does not hold
-    /// the container by reference.
-    static func makeBinding<Container: Sendable>(of container: DependencyContainer, converted: Container) -> Binding? {
-        #if PublicAPIOnly
-            return BindingBox(converted)
-        #else
-            return ContainerConversions.add(converted, of: container, to: container.sharedInstances.conversions)
-        #endif
-    }
-
-    /// The bound container, as its storage's `Container` type.
-    @inlinable
-    @inline(__always)
-    func boundContainer<Container: Sendable>(as _: Container.Type) -> Container {
-        #if PublicAPIOnly
-            return unsafeDowncast(binding, to: BindingBox<Container>.self).container
-        #else
-            let container = binding.assumingMemoryBound(to: Container.self).pointee
-            #if DEBUG
-                RuntimeShortcutCheck.conversion(container, of: owner)
-            #endif
-            return container
         #endif
     }
 }

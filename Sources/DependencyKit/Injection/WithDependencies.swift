@@ -1,28 +1,76 @@
-/// Runs `operation` with `container` in effect for the current task and its child tasks.
+/// Runs `operation` with `container` in effect for the current task and its child tasks, answering
+/// the resolves `overrides` name.
 ///
-/// The global container is untouched, so other tasks — including tests running in parallel —
-/// keep seeing their own. Scopes nest; the innermost wins. Unstructured tasks (`Task {}`)
-/// started inside inherit the scope; `Task.detached` and closures handed to other queues do
-/// not — capture a ``DependencyContainer/Context`` for those.
+/// Every injector whose container type `container` is serves it inside `operation`; the global
+/// container is untouched, so other tasks — including tests running in parallel — keep seeing their
+/// own. Scopes nest; the innermost wins. Unstructured tasks (`Task {}`) started inside inherit the
+/// scope; `Task.detached` and closures handed to other queues do not — capture a
+/// ``DependencyContainer/Context`` for those.
 ///
 /// ```swift
 /// withDependencies(EveningDependency()) {
-///     let greeter = GreetingInjector.dependencies.resolveGreeter()  // from EveningDependency
+///     greetingInjector.dependencies.resolveGreeter()  // from EveningDependency
+/// }
+/// withDependencies(CoreGreetingDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))) {
+///     greetingInjector.dependencies.resolveGreeter().greeting(for: "Ada")  // "Good evening, Ada!"
 /// }
 /// ```
 /// - Parameters:
 ///   - container: The container to serve inside `operation`.
+///   - overrides: Replace resolves of the container, in order, each recorded with the ones before it
+///     in effect; see ``DependencyContainer/Override``.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
-public func withDependencies<C: InjectableContainer, R>(
+public func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     operation: () throws -> R
 ) rethrows -> R {
     try ScopeFrame.bind(scopeFrame(binding: container), operation: operation)
 }
 
-/// Runs the asynchronous `operation` with `container` in effect for the current task and its
-/// child tasks.
+/// Runs `operation` with `container` in effect, answering the resolves `overrides` name.
+///
+/// See ``withDependencies(_:operation:)-(_,()->R)``; an override's closure receives `container` as
+/// its own type, so an app container's own resolves are in reach.
+/// - Parameters:
+///   - container: The container to serve inside `operation`.
+///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
+///   - more: More overrides, each recorded with the ones before it in effect.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withDependencies<C: DependencyContainer, R>(
+    _ container: C,
+    _ override: DependencyContainer.Override<C>,
+    _ more: DependencyContainer.Override<C>...,
+    operation: () throws -> R
+) rethrows -> R {
+    try withDependencies(container, overriding: [override] + more, operation: operation)
+}
+
+/// Runs `operation` with `container` in effect, answering the resolves `overrides` name: overrides
+/// declared once for a container protocol (`Override<any GreetingDependency>`).
+///
+/// See ``withDependencies(_:_:_:operation:)-(_,Override<C>,_,()->R)``.
+/// - Parameters:
+///   - container: The container to serve inside `operation`; a `Declared`.
+///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
+///   - more: More overrides, each recorded with the ones before it in effect.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withDependencies<C: DependencyContainer, Declared, R>(
+    _ container: C,
+    _ override: DependencyContainer.Override<Declared>,
+    _ more: DependencyContainer.Override<Declared>...,
+    operation: () throws -> R
+) rethrows -> R {
+    try withDependencies(container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init))
+    {
+        try operation()
+    }
+}
+
+/// Runs the asynchronous `operation` with `container` in effect for the current task and its child
+/// tasks.
 ///
 /// See ``withDependencies(_:operation:)-(_,()->R)`` for the rules; this overload awaits.
 /// - Parameters:
@@ -32,24 +80,65 @@ public func withDependencies<C: InjectableContainer, R>(
 /// - Returns: What `operation` returns.
 @inlinable
 @inline(__always)
-public func withDependencies<C: InjectableContainer, R>(
+public func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    // Only the frame depends on the container's type, and it is made by a synchronous call: a
-    // container held as an existential (`any AppDependency`, as middleware usually holds it) then
-    // costs one unspecialised synchronous call, not an unspecialised asynchronous one.
+    // Only the frame depends on the container, and it is made by a synchronous call: a container
+    // held as an existential (`any AppDependency`, as middleware usually holds it) then costs one
+    // unspecialised synchronous call, not an unspecialised asynchronous one.
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation, operation: operation)
 }
 
-/// A frame that binds `container` in its injector's storage, inside the scopes already current.
+/// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
+/// name.
+///
+/// See ``withDependencies(_:_:_:operation:)-(_,Override<C>,_,()->R)``.
+/// - Parameters:
+///   - container: The container to serve inside `operation`.
+///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
+///   - more: More overrides, each recorded with the ones before it in effect.
+///   - isolation: The caller's isolation, inherited by `operation`.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withDependencies<C: DependencyContainer, R>(
+    _ container: C,
+    _ override: DependencyContainer.Override<C>,
+    _ more: DependencyContainer.Override<C>...,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+) async rethrows -> R {
+    try await withDependencies(container, overriding: [override] + more, isolation: isolation, operation: operation)
+}
+
+/// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
+/// name: overrides declared once for a container protocol.
+///
+/// See ``withDependencies(_:_:_:operation:)-(_,Override<Declared>,_,()->R)``.
+/// - Parameters:
+///   - container: The container to serve inside `operation`; a `Declared`.
+///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
+///   - more: More overrides, each recorded with the ones before it in effect.
+///   - isolation: The caller's isolation, inherited by `operation`.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withDependencies<C: DependencyContainer, Declared, R>(
+    _ container: C,
+    _ override: DependencyContainer.Override<Declared>,
+    _ more: DependencyContainer.Override<Declared>...,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+) async rethrows -> R {
+    try await withDependencies(
+        container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init), isolation: isolation,
+        operation: operation)
+}
+
+/// A frame that puts `container` in effect inside the scopes already current.
 @usableFromInline
-func scopeFrame<C: InjectableContainer>(binding container: C) -> ScopeFrame {
-    let storage = C.Injector.storage
-    let parent = ScopeFrame.current
-    if let frame = storage.frame(reusingBindingOf: container, parent: parent) { return frame }
-    return storage.frame(binding: container, converted: container.asInjectorContainer, parent: parent)
+func scopeFrame(binding container: DependencyContainer) -> ScopeFrame {
+    ScopeFrame(owner: container, parent: ScopeFrame.current)
 }
 
 extension DependencyContainer {
@@ -64,7 +153,7 @@ extension DependencyContainer {
     /// let context = DependencyContainer.Context.capture()
     /// DispatchQueue.global().async {
     ///     context.run {
-    ///         let greeter = GreetingInjector.dependencies.resolveGreeter()  // the scoped one
+    ///         let greeter = greetingInjector.dependencies.resolveGreeter()  // the scoped one
     ///     }
     /// }
     /// ```
@@ -96,7 +185,7 @@ extension DependencyContainer {
         /// ```swift
         /// Task.detached {
         ///     DependencyContainer.Context.global.run {
-        ///         GreetingInjector.dependencies.resolveGreeter()  // the global container, on purpose
+        ///         greetingInjector.dependencies.resolveGreeter()  // the global container, on purpose
         ///     }
         /// }
         /// ```

@@ -208,9 +208,9 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
     }
 
     /// A container's conversions to the container types it is read as, kept by the container itself so
-    /// that each is made once: the injector's container type, for scopes (see
-    /// ``ContainerStorage/frame(reusingBindingOf:parent:)``), and an app's refined container protocol,
-    /// for ``DependencyInjecting/dependencies(as:)``.
+    /// that each is made once: each injector's container type, for scopes (see
+    /// `ScopeFrame.container(as:)`), and an app's refined container protocol, for
+    /// ``Injector/dependencies(as:)``.
     ///
     /// A block is the converted type's identity, the next block's address, then the converted copy.
     /// Blocks are pushed with a compare-and-swap and never removed until the container's `deinit`, so

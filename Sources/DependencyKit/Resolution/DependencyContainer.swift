@@ -1,15 +1,15 @@
 /// The base class of every DependencyKit container.
 ///
 /// A container is an ordinary Swift protocol whose requirements are resolve methods, plus an
-/// `open` class that implements every one of them. The protocol refines ``InjectableContainer``
-/// (and so inherits from this class); this class gives every container an identity, which is
+/// `open` class that implements every one of them. The protocol refines this class, so a
+/// container is always a class held by reference; this class gives every container an identity, which is
 /// what lets the engine keep per-container state such as shared instances and install the
 /// container without boxing it.
 ///
 /// You rarely use `DependencyContainer` directly. Declare your container protocol and the class:
 ///
 /// ```swift
-/// protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
+/// protocol GreetingDependency: DependencyContainer {
 ///     func resolveClock() -> any Clock
 ///     func resolveGreeter() -> any Greeter
 /// }

@@ -26,7 +26,7 @@
 /// ## Tracing
 ///
 /// ```swift
-/// let (greeter, graph) = Diagnostics.trace { GreetingInjector.dependencies.resolveGreeter() }
+/// let (greeter, graph) = Diagnostics.trace { greetingInjector.dependencies.resolveGreeter() }
 /// print(graph.renderText())
 /// // resolveGreeter() → TimeOfDayGreeter as Greeter [fresh, CoreGreetingDependency]
 /// // └─ resolveClock() → SystemClock as Clock [live, CoreGreetingDependency]

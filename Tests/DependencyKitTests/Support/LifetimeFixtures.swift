@@ -51,7 +51,7 @@ func pauseBriefly() {
 }
 
 /// A container declared with the engine whose resolves exercise every shared-instance form.
-protocol LifetimeDependency: InjectableContainer where Injector == LifetimeInjector {
+protocol LifetimeDependency: DependencyContainer {
     func resolveStore() -> Store
     func resolveOtherStore() -> Store
     func resolveWorker() -> Worker
@@ -137,6 +137,4 @@ final class LifetimeOverride: LifetimeCore, @unchecked Sendable {
     }
 }
 
-enum LifetimeInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any LifetimeDependency> { LifetimeCore() }
-}
+let lifetimeInjector = Injector<any LifetimeDependency> { LifetimeCore() }

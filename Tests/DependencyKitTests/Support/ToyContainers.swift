@@ -1,7 +1,7 @@
 import DependencyKit
 
 /// A minimal container declared with the engine, the way any module would.
-protocol ToyDependency: InjectableContainer where Injector == ToyInjector {
+protocol ToyDependency: DependencyContainer {
     func resolveGreeting() -> String
     func resolveMarker() -> Int
 }
@@ -20,12 +20,10 @@ class ToyCore: DependencyContainer, ToyDependency, @unchecked Sendable {
     func resolveMarker() -> Int { marker }
 }
 
-enum ToyInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any ToyDependency> { ToyCore(marker: 0) }
-}
+let toyInjector = Injector<any ToyDependency> { ToyCore(marker: 0) }
 
 /// A second, independent kind of container, so tests can prove storages do not mix.
-protocol OtherDependency: InjectableContainer where Injector == OtherInjector {
+protocol OtherDependency: DependencyContainer {
     func resolveName() -> String
 }
 
@@ -38,9 +36,7 @@ final class OtherCore: DependencyContainer, OtherDependency, @unchecked Sendable
     func resolveName() -> String { name }
 }
 
-enum OtherInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any OtherDependency> { OtherCore(name: "default") }
-}
+let otherInjector = Injector<any OtherDependency> { OtherCore(name: "default") }
 
 /// Reads the toy container's marker through the injector, as application code would.
-func currentMarker() -> Int { ToyInjector.dependencies.resolveMarker() }
+func currentMarker() -> Int { toyInjector.dependencies.resolveMarker() }

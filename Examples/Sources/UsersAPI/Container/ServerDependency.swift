@@ -18,7 +18,7 @@ public import DependencyKit
 /// }
 /// let server = try await UsersServer.start(container: FastHashing())
 /// ```
-public protocol ServerDependency: InjectableContainer where Injector == ServerInjector {
+public protocol ServerDependency: DependencyContainer {
     /// Where users and their sessions are kept: one instance per container, since it holds the
     /// server's state.
     func resolveUserRepository() -> any UserRepository

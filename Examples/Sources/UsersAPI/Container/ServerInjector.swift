@@ -4,11 +4,9 @@ public import DependencyKit
 ///
 /// ``UsersServer`` scopes every request to the container it was started with, so two servers
 /// in one process (as in the end-to-end tests) never see each other's users.
-public enum ServerInjector: DependencyInjecting {
-    /// The storage behind `ServerInjector.dependencies`; serves a ``ServerCoreDependency`` until
+    /// The storage behind `serverInjector.dependencies`; serves a ``ServerCoreDependency`` until
     /// another container is installed.
-    public static let storage = ContainerStorage<any ServerDependency> { ServerCoreDependency() }
-}
+public let serverInjector = Injector<any ServerDependency> { ServerCoreDependency() }
 
 /// Adopt to read the server's container as `dependencies`.
 ///
@@ -25,5 +23,5 @@ public protocol HasServerDependencies {}
 extension HasServerDependencies {
     /// The server container in effect for the current task (the request's scope).
     @inlinable
-    public var dependencies: any ServerDependency { ServerInjector.dependencies }
+    public var dependencies: any ServerDependency { serverInjector.dependencies }
 }

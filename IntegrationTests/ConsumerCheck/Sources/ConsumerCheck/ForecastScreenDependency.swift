@@ -68,6 +68,6 @@ nonisolated protocol HasForecastScreenDependencies {}
 
 nonisolated extension HasForecastScreenDependencies {
     var dependencies: any ForecastScreenDependencies {
-        ForecastInjector.dependencies(as: (any ForecastScreenDependencies).self)
+        forecastInjector.dependencies(as: (any ForecastScreenDependencies).self)
     }
 }

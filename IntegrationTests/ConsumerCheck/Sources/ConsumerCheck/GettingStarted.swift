@@ -33,7 +33,7 @@ struct TimeOfDayGreeter: Greeter {
 // end-snippet
 
 // snippet: getting-started-container-main-actor
-nonisolated protocol GreetingDependency: InjectableContainer where Injector == GreetingInjector {
+nonisolated protocol GreetingDependency: DependencyContainer {
     func resolveClock() -> any Clock
     func resolveGreeter() -> any Greeter
 }
@@ -45,14 +45,12 @@ nonisolated class CoreGreetingDependency: DependencyContainer, GreetingDependenc
     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 }
 
-nonisolated enum GreetingInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any GreetingDependency> { CoreGreetingDependency() }
-}
+nonisolated let greetingInjector = Injector<any GreetingDependency> { CoreGreetingDependency() }
 
 protocol HasGreetingDependencies {}
 
 extension HasGreetingDependencies {
-    var dependencies: any GreetingDependency { GreetingInjector.dependencies }
+    var dependencies: any GreetingDependency { greetingInjector.dependencies }
 }
 // end-snippet
 
@@ -81,7 +79,7 @@ final class EveningDependency: CoreGreetingDependency, @unchecked Sendable {
 enum GettingStartedLaunch {
     // snippet: getting-started-install
     static func applicationDidFinishLaunching() {
-        GreetingInjector.dependencies = EveningDependency()
+        greetingInjector.dependencies = EveningDependency()
     }
     // end-snippet
 }

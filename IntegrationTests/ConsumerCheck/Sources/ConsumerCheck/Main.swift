@@ -12,7 +12,7 @@ import ForecastKit
 @main
 enum Main {
     static func main() async {
-        ForecastInjector.setDefault { ForecastScreenDependency() }
+        forecastInjector.setDefault { ForecastScreenDependency() }
         var failures: [String] = []
         func check(_ condition: Bool, _ what: String) {
             print(condition ? "ok  " : "FAIL", what)
@@ -22,7 +22,7 @@ enum Main {
         // snippet: concurrency-with-dependencies
         let frost = FrostScreenDependency()
         let model = await withDependencies(frost) {
-            let model = ForecastInjector.dependencies(as: (any ForecastScreenDependencies).self)
+            let model = forecastInjector.dependencies(as: (any ForecastScreenDependencies).self)
                 .resolveForecastScreenModel()
             await model.load()
             return model
@@ -67,16 +67,16 @@ enum Main {
             directory.lastPathComponent == "MyApp",
             "a nonisolated final subclass of AppCore's resolves off the main actor")
 
-        let theme = await SettingsInjector.dependencies.resolveSettingsViewModel().theme
+        let theme = await settingsInjector.dependencies.resolveSettingsViewModel().theme
         check(theme == Theme(name: "Light"), "a @MainActor async resolve of a container declared with the engine")
 
         let dark = await withDependencies(DarkThemeDependency()) {
-            await SettingsInjector.dependencies.resolveSettingsViewModel().theme
+            await settingsInjector.dependencies.resolveSettingsViewModel().theme
         }
         check(dark == Theme(name: "Dark"), "a test double's resolve cascades into a @MainActor resolve")
 
         let fromAnotherThread = await Task.detached {
-            await SettingsInjector.dependencies.resolveTheme()
+            await settingsInjector.dependencies.resolveTheme()
         }.value
         check(fromAnotherThread == Theme(name: "Light"), "async resolves run off the main actor")
 
@@ -84,11 +84,11 @@ enum Main {
         check(
             WelcomeViewModel().title(for: "Ada") == "Good evening, Ada!",
             "Getting Started's container, installed at launch")
-        let greeter = await Task.detached { GreetingInjector.dependencies.resolveGreeter() }.value
+        let greeter = await Task.detached { greetingInjector.dependencies.resolveGreeter() }.value
         check(
             greeter.greeting(for: "Ada") == "Good evening, Ada!",
             "Getting Started's container resolves off the main actor")
-        GreetingInjector.reset()
+        greetingInjector.reset()
 
         print(failures.isEmpty ? "consumer-check: all flows passed" : "consumer-check: \(failures.count) failed")
         if !failures.isEmpty { exit(1) }

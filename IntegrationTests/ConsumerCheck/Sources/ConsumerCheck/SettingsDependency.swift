@@ -26,7 +26,7 @@ final class SettingsViewModel {
 // end-snippet
 
 // snippet: concurrency-engine-container
-nonisolated protocol SettingsDependency: InjectableContainer where Injector == SettingsInjector {
+nonisolated protocol SettingsDependency: DependencyContainer {
     func resolveThemeStore() -> any ThemeStore
     func resolveTheme() async -> Theme
     @MainActor func resolveSettingsViewModel() async -> SettingsViewModel
@@ -58,9 +58,7 @@ nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDep
     }
 }
 
-nonisolated enum SettingsInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any SettingsDependency> { CoreSettingsDependency() }
-}
+nonisolated let settingsInjector = Injector<any SettingsDependency> { CoreSettingsDependency() }
 // end-snippet
 
 // snippet: concurrency-engine-double

@@ -33,7 +33,7 @@ public struct ThermometerForecaster: Forecaster {
 
 // snippet: multi-module-library-container
 /// ForecastKit's container: one resolve per dependency.
-public protocol ForecastDependency: InjectableContainer where Injector == ForecastInjector {
+public protocol ForecastDependency: DependencyContainer {
     func resolveThermometer() -> any Thermometer
     func resolveForecaster() -> any Forecaster
 }
@@ -48,11 +48,9 @@ open class CoreForecastDependency: DependencyContainer, ForecastDependency, @unc
 }
 
 /// Holds the container in use.
-public enum ForecastInjector: DependencyInjecting {
-    public static let storage = ContainerStorage<any ForecastDependency> { CoreForecastDependency() }
-}
+public let forecastInjector = Injector<any ForecastDependency> { CoreForecastDependency() }
 
 /// Adopt it to read the container as `dependencies`.
 public protocol HasForecastDependencies {}
-extension HasForecastDependencies { public var dependencies: any ForecastDependency { ForecastInjector.dependencies } }
+extension HasForecastDependencies { public var dependencies: any ForecastDependency { forecastInjector.dependencies } }
 // end-snippet

@@ -31,13 +31,13 @@ struct ForecastScreenModelTests {
 @Suite struct SettingsDependencyTests {
     @Test(.dependencies(DarkThemeDependency()))
     func theDoublesThemeReachesTheMainActorViewModel() async {
-        #expect(await SettingsInjector.dependencies.resolveSettingsViewModel().theme.name == "Dark")
+        #expect(await settingsInjector.dependencies.resolveSettingsViewModel().theme.name == "Dark")
     }
 
     @Test(.dependencies(DarkThemeDependency()))
     func asyncResolvesCanBeCalledFromADetachedTaskThatCapturedTheTestsScope() async {
         let context = DependencyContainer.Context.capture()
-        let theme = await Task.detached { await context.run { await SettingsInjector.dependencies.resolveTheme() } }
+        let theme = await Task.detached { await context.run { await settingsInjector.dependencies.resolveTheme() } }
             .value
         #expect(theme.name == "Dark")
     }

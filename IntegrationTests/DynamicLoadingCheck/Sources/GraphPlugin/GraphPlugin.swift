@@ -1,15 +1,13 @@
 import DependencyKit
 
 /// A small container, as a plug-in would declare one.
-protocol PluginDependency: InjectableContainer where Injector == PluginInjector {
+protocol PluginDependency: DependencyContainer {
     func resolveGreeting() -> String
     func resolveDraft() -> Draft
     func resolveEditor() -> Editor
 }
 
-enum PluginInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any PluginDependency> { PluginCore(name: "global") }
-}
+let pluginInjector = Injector<any PluginDependency> { PluginCore(name: "global") }
 
 final class Draft: Sendable {}
 
@@ -39,10 +37,10 @@ class PluginCore: DependencyContainer, PluginDependency, @unchecked Sendable {
 /// - Returns: 0 when every answer is right, else the number of the first wrong one.
 @_cdecl("dependencykit_plugin_resolve_graph")
 public func resolveGraph() -> Int32 {
-    let global = PluginInjector.dependencies.resolveEditor()
+    let global = pluginInjector.dependencies.resolveEditor()
     guard global.greeting == "hello from global" else { return 1 }
     guard global.draft === global.previewDraft else { return 2 }
-    let scoped = withDependencies(PluginCore(name: "scoped")) { PluginInjector.dependencies.resolveEditor() }
+    let scoped = withDependencies(PluginCore(name: "scoped")) { pluginInjector.dependencies.resolveEditor() }
     guard scoped.greeting == "hello from scoped" else { return 3 }
     guard scoped.draft === scoped.previewDraft, scoped.draft !== global.draft else { return 4 }
     return 0

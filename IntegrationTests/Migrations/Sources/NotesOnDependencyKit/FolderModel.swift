@@ -4,8 +4,8 @@ import NotesDomain
 
 // snippet: dk-notes-model
 final class FolderModel: HasNotesDependencies {
-    @InjectNotes({ $0.resolveNotesClient() }) var notesClient
-    let path = NotesInjector.dependencies.resolvePath()
+    @Inject(notesInjector, { $0.resolveNotesClient() }) var notesClient
+    let path = notesInjector.dependencies.resolvePath()
     private let scope = DependencyContainer.Context.capture()
 
     func load() async throws -> [Note] {
@@ -20,7 +20,7 @@ final class FolderModel: HasNotesDependencies {
 
     func open(_ name: String) -> FolderModel {
         scope.run {
-            NotesInjector.withOverrides(.override({ $0.resolvePath() }) { $0 + [name] }) {
+            notesInjector.withOverrides(.override({ $0.resolvePath() }) { $0 + [name] }) {
                 FolderModel()
             }
         }

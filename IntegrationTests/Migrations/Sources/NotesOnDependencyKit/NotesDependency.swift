@@ -7,7 +7,7 @@ import NotesDomain
 // preview value a container for previews, and its test value the test's override.
 
 // snippet: dk-notes-container
-protocol NotesDependency: InjectableContainer where Injector == NotesInjector {
+protocol NotesDependency: DependencyContainer {
     func resolveNotesClient() -> NotesClient
     func resolveNow() -> Date
     func resolveUUID() -> UUID
@@ -27,15 +27,12 @@ final class PreviewNotesDependency: CoreNotesDependency, @unchecked Sendable {
     }
 }
 
-enum NotesInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any NotesDependency> { CoreNotesDependency() }
-}
+let notesInjector = Injector<any NotesDependency> { CoreNotesDependency() }
 
 protocol HasNotesDependencies {}
 
 extension HasNotesDependencies {
-    var dependencies: any NotesDependency { NotesInjector.dependencies }
+    var dependencies: any NotesDependency { notesInjector.dependencies }
 }
 
-typealias InjectNotes<Value: Sendable> = Inject<NotesInjector, Value>
 // end-snippet

@@ -6,7 +6,7 @@ import OrdersDomain
 // that wraps its body.
 
 // snippet: dk-orders-container
-protocol OrdersDependency: InjectableContainer where Injector == OrdersInjector {
+protocol OrdersDependency: DependencyContainer {
     func resolveDatabase() -> OrderDatabase
     func resolveAuditLog() -> AuditLog
     func resolveOrderStore() -> OrderStore
@@ -46,15 +46,12 @@ class CoreOrdersDependency: DependencyContainer, OrdersDependency, @unchecked Se
     }
 }
 
-enum OrdersInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any OrdersDependency> { CoreOrdersDependency() }
-}
+let ordersInjector = Injector<any OrdersDependency> { CoreOrdersDependency() }
 
 protocol HasOrdersDependencies {}
 
 extension HasOrdersDependencies {
-    var dependencies: any OrdersDependency { OrdersInjector.dependencies }
+    var dependencies: any OrdersDependency { ordersInjector.dependencies }
 }
 
-typealias InjectOrders<Value: Sendable> = Inject<OrdersInjector, Value>
 // end-snippet

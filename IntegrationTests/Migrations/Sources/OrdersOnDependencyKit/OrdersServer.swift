@@ -3,7 +3,7 @@ import OrdersDomain
 
 // snippet: dk-orders-server
 struct OrdersServer: HasOrdersDependencies {
-    @InjectOrders({ $0.resolveDatabase() }) var database
+    @Inject(ordersInjector, { $0.resolveDatabase() }) var database
 
     func handler(for customer: String) -> OrderHandler {
         dependencies.resolveOrderHandler(for: customer)

@@ -17,9 +17,9 @@ struct DependencyKitOrders: OrdersProgram {
     }
 
     func withDecliningCard(_ body: (any OrdersProgram) async throws -> Void) async throws {
-        try await OrdersInjector.withOverrides(
+        try await ordersInjector.withOverrides(
             .override({ $0.resolveCardGateway() }, with: DecliningGateway()),
-            .override({ $0.resolveDatabase() }, with: OrdersInjector.dependencies.resolveDatabase())
+            .override({ $0.resolveDatabase() }, with: ordersInjector.dependencies.resolveDatabase())
         ) { try await body(self) }
     }
     // end-snippet

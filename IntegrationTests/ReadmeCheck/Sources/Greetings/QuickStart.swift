@@ -21,7 +21,7 @@ struct Greeter: Sendable {
 
 // 2. The container: a protocol of resolves, and a class that implements every one of them.
 //    `live {}` marks what reaches the outside world; `fresh {}` builds a new value each time.
-protocol AppDependency: InjectableContainer where Injector == AppInjector {
+protocol AppDependency: DependencyContainer {
     func resolveClock() -> any Clock
     func resolveGreeter() -> Greeter
 }
@@ -33,15 +33,13 @@ class CoreAppDependency: DependencyContainer, AppDependency, @unchecked Sendable
     func resolveGreeter() -> Greeter { fresh { Greeter(clock: resolveClock()) } }
 }
 
-enum AppInjector: DependencyInjecting {
-    static let storage = ContainerStorage<any AppDependency> { CoreAppDependency() }
-}
+let appInjector = Injector<any AppDependency> { CoreAppDependency() }
 
 // 3. Reach it from anywhere.
 protocol HasAppDependencies {}
 
 extension HasAppDependencies {
-    var dependencies: any AppDependency { AppInjector.dependencies }
+    var dependencies: any AppDependency { appInjector.dependencies }
 }
 
 struct WelcomeViewModel: HasAppDependencies {

@@ -1,33 +1,42 @@
 internal import _DependencyKitShims
 
-/// The thread-safe, scope-aware home of one kind of container.
+/// The global container of one kind, swappable from any thread, and the way code reaches it.
 ///
-/// An injector (see ``DependencyInjecting``) owns exactly one `ContainerStorage`. It holds the
-/// global container, installs the default one on first use, and consults task-local scopes
-/// (see ``withDependencies(_:operation:)-(_,()->R)``) before the global.
+/// Declare one injector per container protocol, with the container it serves by default, and read
+/// ``dependencies`` wherever code needs a dependency:
+///
+/// ```swift
+/// let appInjector = Injector<any AppDependency> { CoreAppDependency() }
+///
+/// appInjector.dependencies = EveningDependency()   // at launch, from any thread
+/// let greeter = appInjector.dependencies.resolveGreeter()
+/// ```
+///
+/// Inside a scope — ``withDependencies(_:_:operation:)-(_,_,()->R)``, a test's `.dependencies(…)`
+/// trait — ``dependencies`` is the scope's container instead: every injector whose container type
+/// the scope's container is serves it, and other tasks keep theirs.
 ///
 /// ## The hot path
 ///
-/// Reading ``DependencyInjecting/dependencies`` takes no lock. It makes one relaxed atomic load of the number of live
-/// scopes for this storage — when no scope is live, it skips the task-local lookup entirely —
-/// and one acquire load of the installed container. While a scope is live, a read inside a
-/// synchronous scope finds it through a per-thread slot, and any other read through the
-/// task-local (see `ScopeFrame`).
+/// Reading ``dependencies`` takes no lock. It makes one relaxed atomic load of the number of live
+/// scopes — when no scope is live, it skips the task-local lookup entirely — and one acquire load of
+/// the installed container. While a scope is live, a read inside a synchronous scope finds it through
+/// a per-thread slot, and any other read through the task-local (see `ScopeFrame`).
 ///
 /// ## Lifetime of installed containers
 ///
 /// A reader may be holding a container it has just loaded while another thread installs a
 /// new one. So that such a reader never touches freed memory, and so that reading needs no
-/// reference counting on the shared box, **every container ever installed in a storage stays
-/// alive as long as the storage** — for an injector's `static let`, until the process exits. A
+/// reference counting on the shared box, **every container ever installed in an injector stays
+/// alive as long as the injector** — for a global `let`, until the process exits. A
 /// container is a small object (about 270 bytes with its bookkeeping); install containers at launch
 /// and per test, not per request or in a loop — give a request its own container with
-/// ``withDependencies(_:operation:)-(_,()->R)`` instead, which frees it when the scope ends. Shared
+/// ``withDependencies(_:_:operation:)-(_,_,()->R)`` instead, which frees it when the scope ends. Shared
 /// instances created by a replaced container stay with it (it is no longer served, so they are
-/// never handed out again). A storage warns once, in one line on the standard error stream, when it
+/// never handed out again). An injector warns once, in one line on the standard error stream, when it
 /// sees 10,000 installs within 10 seconds, the sign of installs in a loop — in release builds too.
-public final class ContainerStorage<Container: Sendable>: InstalledContainers, Sendable {
-    /// Holds one installed container. Boxes live as long as the storage (see the type's discussion).
+public final class Injector<Container: Sendable>: Sendable {
+    /// Holds one installed container. Boxes live as long as the injector (see the type's discussion).
     @usableFromInline
     final class Box: Sendable {
         @usableFromInline
@@ -53,13 +62,10 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     /// Installed boxes, oldest first, kept alive forever, plus the default container's factory.
     private struct State {
         var installed: [Box] = []
-        /// The identities of ``installed``'s containers, for the guard's question in constant time. An
-        /// identity is never reused while its container is kept, and every installed container is kept.
-        var identities: Set<ObjectIdentifier> = []
 
         mutating func keep(_ box: Box) {
             installed.append(box)
-            identities.insert(ObjectIdentifier(box.container as AnyObject))
+            InstalledContainers.keep(box.container as AnyObject)
         }
         var makeDefault: @Sendable () -> Container
         var churn = InstallChurn()
@@ -67,7 +73,7 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
 
     /// Notices installs in a loop: 10,000 within 10 seconds, a sustained 1,000 a second.
     ///
-    /// Every install keeps its container for the life of the storage, so a loop that installs
+    /// Every install keeps its container for the life of the injector, so a loop that installs
     /// grows memory without bound. A test suite that installs per test, or an app that installs
     /// at launch and on log-out, stays far below the rate.
     package struct InstallChurn: Sendable {
@@ -78,7 +84,7 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
 
         private var windowStart: Int64?
         private var installsInWindow = 0
-        /// Whether the rate has been crossed; it is reported once per storage.
+        /// Whether the rate has been crossed; it is reported once per injector.
         package private(set) var isCrossed = false
 
         package init() {}
@@ -102,34 +108,101 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     @usableFromInline
     let installedBox = AtomicWord(0)
 
-    /// Number of live scope frames for this storage; the hot path skips the task-local when `0`.
+    /// The number of live scopes of every task (`ScopeFrame.live`), held here so that the hot path
+    /// loads it through `self` rather than through a global's lazy initialiser.
     @usableFromInline
-    package let liveScopes = AtomicWord(0)
-
-    /// Number of live test contexts (DependencyKitTesting) scoped to this storage; a global
-    /// install while it is not `0` is reported to the installing test.
-    package let testScopes = AtomicWord(0)
+    let liveScopes: AtomicWord
 
     private let state: Locked<State>
 
-    /// Creates a storage whose default container is made by `makeDefault`.
+    /// Creates an injector whose default container is made by `makeDefault`.
     ///
-    /// The factory runs lazily, on the first read, and again after each ``DependencyInjecting/reset()``.
+    /// ```swift
+    /// let appInjector = Injector<any AppDependency> { CoreAppDependency() }
+    /// ```
+    ///
+    /// The factory runs lazily, on the first read, and again after each ``reset()``.
     /// - Parameter makeDefault: Makes the container served when nothing else is installed.
-    public init(default makeDefault: @escaping @Sendable () -> Container) {
+    public init(_ makeDefault: @escaping @Sendable () -> Container) {
         state = Locked(State(makeDefault: makeDefault))
+        liveScopes = ScopeFrame.live
     }
 
-    /// Whether the object with this identity is a container this storage installed (the test guard's
-    /// question; see ``TestGuard/watch(_:)``). Installed containers are kept as long as the storage, so
-    /// an identity found here is never a reused one.
-    package func isInstalled(_ id: ObjectIdentifier) -> Bool {
-        state.withLock { $0.identities.contains(id) }
+    deinit {
+        // Its containers go with it: their identities may be reused by new objects.
+        InstalledContainers.forget(state.withLock { $0.installed.map { ObjectIdentifier($0.container as AnyObject) } })
+    }
+
+    /// The container in effect for the current task: the innermost scope's, else the global one.
+    ///
+    /// Setting it installs a new global container, from any thread; live scopes keep theirs.
+    @inlinable
+    public var dependencies: Container {
+        // Always inlined: a read is a few loads and one retain, cheaper than the call itself.
+        @inline(__always) get { current }
+        set { install(newValue) }
+    }
+
+    /// The container in effect, as the richer container protocol your app declares on top of a
+    /// library's.
+    ///
+    /// An app adds its own resolves by refining the library's protocol and subclassing its
+    /// container; this accessor gives app code a typed container without a cast at each call
+    /// site. Wrap it once in the app's own `HasDependencies`-style protocol:
+    ///
+    /// ```swift
+    /// protocol WeatherGreetingDependency: GreetingDependency { func resolveWeather() -> any Weather }
+    /// final class WeatherDependency: CoreGreetingDependency, WeatherGreetingDependency, @unchecked Sendable { ... }
+    ///
+    /// protocol HasWeatherDependencies {}
+    /// extension HasWeatherDependencies {
+    ///     var dependencies: any WeatherGreetingDependency {
+    ///         greetingInjector.dependencies(as: (any WeatherGreetingDependency).self)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter type: The refined container type, such as `(any AppDependencies).self`.
+    /// - Returns: The container in effect, as `type`.
+    /// - Precondition: The container in effect conforms to `type`. Install your app's container
+    ///   at launch and base test containers on it; a mismatch stops with a message naming both
+    ///   types.
+    @inlinable
+    @inline(__always)
+    public func dependencies<Refined>(as type: Refined.Type) -> Refined {
+        // The cast is a conformance lookup; a container keeps each conversion it made (see
+        // `ContainerConversions`), so only its first read as `Refined` pays it.
+        current(as: type)
+    }
+
+    /// Installs a fresh default container as the global one.
+    ///
+    /// DependencyKitTesting's guard does not count a reset as a global install: it puts the default
+    /// back rather than swapping in a container of the caller's.
+    public func reset() {
+        let makeDefault = state.withLock { $0.makeDefault }
+        install(makeDefault(), reportingToGuard: false)
+    }
+
+    /// Changes how this injector makes its default container, and installs one made that way.
+    ///
+    /// A library declares its injector with its own default container; an app that subclasses
+    /// that container makes its subclass the default at launch, so that ``reset()`` (and every
+    /// test that resets) comes back to the app's container rather than the library's:
+    ///
+    /// ```swift
+    /// greetingInjector.setDefault { EveningDependency() }
+    /// ```
+    /// - Parameter makeDefault: Makes the container served after this call and after each
+    ///   ``reset()``.
+    public func setDefault(_ makeDefault: @escaping @Sendable () -> Container) {
+        state.withLock { $0.makeDefault = makeDefault }
+        install(makeDefault())
     }
 
     /// The container in effect for the current task.
     ///
-    /// The innermost live scope for this storage wins; without one, the global container.
+    /// The innermost live scope whose container is a `Container` wins; without one, the global container.
     @inlinable
     package var current: Container {
         @inline(__always) get {
@@ -169,9 +242,9 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     /// Installs `container`; `reportingToGuard` is `false` for a ``reset()``, which puts the default
     /// back rather than swapping in a container of the caller's.
     private func install(_ container: Container, reportingToGuard: Bool) {
-        let running = testScopes.loadRelaxed()
+        let running = InstalledContainers.testScopes.loadRelaxed()
         if _slowPath(running != 0), reportingToGuard {
-            Interception.test?.reportGlobalInstall(of: container, liveTestScopes: running, storage: Self.self)
+            Interception.test?.reportGlobalInstall(of: container, storage: Self.self) { $0 is Container }
         }
         let box = Box(container)
         let kept: Int? = state.withLock { state in
@@ -185,35 +258,22 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
         }
     }
 
-    /// Whether this storage has seen installs in a loop (see the type's discussion).
+    /// Whether this injector has seen installs in a loop (see the type's discussion).
     package var hasSeenInstallChurn: Bool { state.withLock { $0.churn.isCrossed } }
 
     /// Says once, on the standard error stream, that containers are being installed in a loop.
     private func warnAboutInstallChurn(kept: Int) {
         let message = """
             DependencyKit warning: \(InstallChurn.threshold) containers were installed in \
-            ContainerStorage<\(Container.self)> within \(InstallChurn.window / 1_000_000_000) seconds, and \(kept) are \
-            kept. Every installed container stays alive as long as its storage (that is what lets \
+            Injector<\(Container.self)> within \(InstallChurn.window / 1_000_000_000) seconds, and \(kept) are \
+            kept. Every installed container stays alive as long as its injector (that is what lets \
             `dependencies` be read without a lock), so installing per request or in a loop grows memory \
             without bound. Install the container once at launch, and give each request or unit of work \
             its own container with `withDependencies(_:operation:)`, which frees it when the scope ends. \
-            This warning is shown once per storage.
+            This warning is shown once per injector.
 
             """
         dk_write_standard_error(message)
-    }
-
-    /// Installs a fresh default container, discarding whatever was installed.
-    package func reset() {
-        let makeDefault = state.withLock { $0.makeDefault }
-        install(makeDefault(), reportingToGuard: false)
-    }
-
-    /// Changes the factory of the default container and installs a container made by it.
-    /// - Parameter makeDefault: Makes the container served after this call and after each reset.
-    package func setDefault(_ makeDefault: @escaping @Sendable () -> Container) {
-        state.withLock { $0.makeDefault = makeDefault }
-        install(makeDefault())
     }
 
     /// The cold path of `global`: the first read installs the default container.
@@ -235,7 +295,7 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
         return winner.container
     }
 
-    /// The innermost scoped container of this storage in the current task, if any.
+    /// The innermost scoped container of this injector's type in the current task, if any.
     ///
     /// Inside a synchronous scope it walks the chain from this thread's slot, without the
     /// task-local lookup (see ``ScopeFrame``); elsewhere from the task-local. Inlinable, so that it
@@ -243,92 +303,21 @@ public final class ContainerStorage<Container: Sendable>: InstalledContainers, S
     @inlinable
     @inline(never)
     func scopedContainerInlined() -> Container? {
-        scopedContainer(from: ScopeFrame.borrowedInnermost)
+        ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)?.container
     }
 
-    /// The innermost scoped container of this storage in the current task, if any, through the
-    /// task-local.
-    @inlinable
-    @inline(__always)
-    func scopedContainerThroughTaskLocal() -> Container? {
+    /// The innermost scoped container of this injector's type in the current task, if any, through the
+    /// task-local only.
+    package func scopedContainer() -> Container? {
         // Borrowed: the binding that stored the head keeps it alive until it is popped, and it
         // cannot be popped while this synchronous read runs in the task that sees it.
-        scopedContainer(from: ScopeFrame.borrowedHead)
-    }
-
-    /// The innermost container of this storage in the chain that starts at `head`, walked without
-    /// reference counting: the caller keeps `head` alive, and every frame keeps its parent.
-    @inlinable
-    @inline(__always)
-    func scopedContainer(from head: UnsafeRawPointer?) -> Container? {
-        innermostFrame(from: head)?._withUnsafeGuaranteedRef { $0.boundContainer(as: Container.self) }
-    }
-
-    /// The innermost frame of this storage in the chain that starts at `head`, unretained.
-    ///
-    /// A frame of another storage is passed with the frames of its storage directly around it
-    /// (``ScopeFrame/outerOfOtherStorage``): the walk takes one step per run of another injector's
-    /// scopes, not one per scope.
-    @inlinable
-    @inline(__always)
-    func innermostFrame(from head: UnsafeRawPointer?) -> Unmanaged<ScopeFrame>? {
-        var next = head
-        while let raw = next {
-            let frame = Unmanaged<ScopeFrame>.fromOpaque(raw)
-            let matches = frame._withUnsafeGuaranteedRef { frame in
-                if frame.storage === liveScopes { return true }
-                next = frame.outerOfOtherStorage.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-                return false
-            }
-            if matches { return frame }
-        }
-        return nil
-    }
-
-    /// The innermost scoped container of this storage in the current task, if any, through the
-    /// task-local only.
-    package func scopedContainer() -> Container? { scopedContainerThroughTaskLocal() }
-
-    /// Makes the scope frame that binds `container` to this storage on top of `parent`, if the
-    /// container was converted to `Container` before.
-    ///
-    /// The frame holds the container and reads it as `Container` through the copy the container
-    /// keeps of itself (see ``ContainerConversions``), converted once, on its first scope.
-    /// Converting is a dynamic cast with a conformance lookup (about 1,000 instructions) when the
-    /// caller holds the container as an existential — a server middleware's `any AppDependency`,
-    /// scoping every request with the same container — and the frame needs no box of its own.
-    /// - Returns: The frame, or `nil` when the container has no conversion yet: call
-    ///   ``frame(binding:converted:parent:)``.
-    @usableFromInline
-    package func frame(reusingBindingOf container: DependencyContainer, parent: ScopeFrame?) -> ScopeFrame? {
-        guard let value = ScopeFrame.keptBinding(of: container, as: Container.self) else { return nil }
-        return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
-    }
-
-    /// Makes the scope frame that binds `container`, given as `converted`, to this storage on top
-    /// of `parent`, and keeps the conversion in the container for its next scopes.
-    /// - Parameters:
-    ///   - container: The container to bind.
-    ///   - converted: `container` as `Container`.
-    ///   - parent: The frame of the scopes already current.
-    @usableFromInline
-    package func frame(binding container: DependencyContainer, converted: Container, parent: ScopeFrame?) -> ScopeFrame
-    {
-        guard let value = ScopeFrame.makeBinding(of: container, converted: converted) else {
-            // `InjectableContainer` makes every container a class, and an injector's container
-            // type is that class or an existential of its protocol, which holds it by reference.
-            fatalError(
-                "\(Container.self) does not hold a \(type(of: container)) by reference. Declare the injector's "
-                    + "container type as the container protocol's existential (`any P`) or the container class."
-            )
-        }
-        return ScopeFrame(storage: liveScopes, owner: container, binding: value, parent: parent)
+        ScopeFrame.innermost(from: ScopeFrame.borrowedHead, serving: Container.self)?.container
     }
 }
 
-extension ContainerStorage {
+extension Injector {
     /// The container in effect, as `Refined`: the copy the container keeps of itself, else a cast
-    /// kept for the next reads (see ``DependencyInjecting/dependencies(as:)``).
+    /// kept for the next reads (see ``Injector/dependencies(as:)``).
     @inlinable
     @inline(__always)
     package func current<Refined>(as type: Refined.Type) -> Refined {
@@ -358,19 +347,39 @@ extension ContainerStorage {
     }
 }
 
-/// What the test guard asks of an injector's storage: which containers it installed, and its count of
-/// live test scopes. ``ContainerStorage`` adopts it; only DependencyKitTesting hands one to the guard.
-package protocol InstalledContainers: AnyObject, Sendable {
-    /// The storage's count of live test scopes.
-    var testScopes: AtomicWord { get }
+/// What the test guard asks of every injector: which containers were installed as globals, and how
+/// many guarded tests are running with containers of their own.
+package enum InstalledContainers {
+    /// The identities of every container ever installed in an injector. An identity is never reused
+    /// while its container is kept, and every installed container is kept as long as its injector.
+    private static let identities = Locked<Set<ObjectIdentifier>>([])
 
-    /// Whether the object with this identity is a container this storage installed.
-    func isInstalled(_ id: ObjectIdentifier) -> Bool
+    /// The number of live test contexts (DependencyKitTesting) with containers of their own; a global
+    /// install while it is not `0` is reported to the installing test.
+    package static let testScopes = AtomicWord(0)
+
+    /// Records that `container` was installed as a global.
+    static func keep(_ container: AnyObject) {
+        identities.withLock { _ = $0.insert(ObjectIdentifier(container)) }
+    }
+
+    /// Forgets containers whose injector went away.
+    static func forget(_ ids: [ObjectIdentifier]) {
+        identities.withLock { identities in
+            for id in ids { identities.remove(id) }
+        }
+    }
+
+    /// Whether the object with this identity is a container an injector installed (the test guard's
+    /// question), in constant time.
+    package static func contains(_ id: ObjectIdentifier) -> Bool {
+        identities.withLock { $0.contains(id) }
+    }
 }
 
-// The kept conversions of Internal/RuntimeShortcuts.swift (section 4), as the storage reads them.
+// The kept conversions of Internal/RuntimeShortcuts.swift (section 4), as the injector reads them.
 
-extension ContainerStorage {
+extension Injector {
     /// The container in effect, as `Refined`, if the container converted itself to `Refined`
     /// before (see ``ContainerConversions``); `nil` otherwise, for a container that is not a
     /// ``DependencyContainer``, and always in the public-API build.
@@ -385,7 +394,7 @@ extension ContainerStorage {
             return nil
         #else
             if _slowPath(liveScopes.loadRelaxed() != 0),
-                let frame = innermostFrame(from: ScopeFrame.borrowedInnermost)
+                let (frame, _) = ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)
             {
                 return frame._withUnsafeGuaranteedRef { frame in
                     ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)
@@ -428,7 +437,7 @@ extension ContainerStorage {
     }
 }
 
-extension ContainerStorage.Box {
+extension Injector.Box {
     /// The list of conversions `container` keeps, or `nil` for a container type that does not derive
     /// from ``DependencyContainer`` (always, in the public-API build).
     static func conversions(of container: Container) -> UnsafeMutablePointer<Int>? {
