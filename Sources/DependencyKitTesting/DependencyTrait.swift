@@ -4,7 +4,7 @@ public import Testing
 /// A Swift Testing trait that gives each test its own container.
 ///
 /// Apply it to a test or a suite. Every test case — each argument of a parameterized test, each
-/// test of a suite — runs inside ``DependencyKit/withDependencies(_:_:isolation:operation:)``
+/// test of a suite — runs inside ``DependencyKit/withDependencies(_:isolation:operation:)``
 /// with a container made for it alone, served by every injector whose container type it is, so tests that run in parallel never see each other's
 /// containers, and shared instances never leak from one test into the next:
 ///
@@ -153,7 +153,7 @@ extension Trait {
     /// Runs each test case with its own container, made by `container`, with overrides declared once for
     /// a container protocol (`Override<any GreetingDependency>`) replacing some of its resolves.
     ///
-    /// See ``dependencies(_:_:)-(_,Override<Container>...)``.
+    /// See ``dependencies(_:_:)``.
     /// - Parameters:
     ///   - container: Makes the container; evaluated once per test case. It must be a `Declared`.
     ///   - override: Replaces one resolve of the container.

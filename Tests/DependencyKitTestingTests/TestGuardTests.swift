@@ -150,7 +150,7 @@ let blockEscapeInjector = Injector<any BlockEscapeDependency> { CoreBlockEscapeD
 private func guardedTestElsewhere<Container>(on injector: Injector<Container>) -> TestContext {
     TestGuardReporting.install()  // as the trait does, in case no guarded test has run yet
     // A container of the injector's kind, as a test scoped to it runs with.
-    let container = (injector.global as AnyObject) as! any AnyObject & Sendable
+    let container = (injector.global as AnyObject) as? DependencyContainer ?? DependencyContainer()
     return TestContext(scopedContainer: container) { message in
         Issue.record("a test elsewhere was blamed: \(message)")
     }

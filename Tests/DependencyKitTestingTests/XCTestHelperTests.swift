@@ -135,8 +135,7 @@
             resolveLeaf() -> String reaches the outside world (network, disk, clock or randomness) and was \
             served by the production code that LeakyXCTestLeaf inherits from CoreXCTestLeaf.
             Container in effect: LeakyXCTestLeaf, the container this test installed.
-            Override it in this test, in one line, after the container in `useDependencies` (or \
-            `withTestDependencies`):
+            Override it in this test, in one line, after the container in `useDependencies`:
                 .override({ $0.resolveLeaf() }, with: …)
             Or, for every test that uses the container:
             Override it in LeakyXCTestLeaf:
@@ -144,7 +143,7 @@
             (String is the type of the value `live {}` built; if resolveLeaf() declares another return type, \
             such as a protocol, write that one.)
             If this test means to go live (an end-to-end test), pass `allowingLiveDependencies: true` to \
-            `useDependencies` (or `withTestDependencies`).
+            `useDependencies`.
             """
 
         /// Malformed overrides, kept instead of failing this test.

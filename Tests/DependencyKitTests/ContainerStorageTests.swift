@@ -13,12 +13,12 @@ private final class CountedCore: DependencyContainer, CountedDependency, @unchec
 }
 private let madeDefaults = Locked(0)
 private let countedInjector = Injector<any CountedDependency> {
-        CountedCore(
-            serial: madeDefaults.withLock { count in
-                count += 1
-                return count
-            })
-    }
+    CountedCore(
+        serial: madeDefaults.withLock { count in
+            count += 1
+            return count
+        })
+}
 
 private func serial(_ container: any CountedDependency) -> Int { (container as! CountedCore).serial }
 

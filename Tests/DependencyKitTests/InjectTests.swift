@@ -2,7 +2,6 @@ import Testing
 
 @testable import DependencyKit
 
-
 /// A struct consumer: reads from non-mutating methods.
 struct RouteViewModel {
     @Inject(routeInjector, { $0.resolveGreeting() }) var greeting

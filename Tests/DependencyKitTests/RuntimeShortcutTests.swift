@@ -65,7 +65,8 @@ struct RuntimeShortcutTests {
                 let bound = ToyCore(marker: 84)
                 let other = ToyCore(marker: 85)
                 // The other container's conversion, kept in the list of the container the frame binds.
-                _ = ContainerConversions.add(other as any ToyDependency, of: other, to: bound.sharedInstances.conversions)
+                _ = ContainerConversions.add(
+                    other as any ToyDependency, of: other, to: bound.sharedInstances.conversions)
                 let frame = ScopeFrame(owner: bound, parent: nil)
                 _ = ScopeFrame.bind(frame) { currentMarker() }
                 withExtendedLifetime(other) {}

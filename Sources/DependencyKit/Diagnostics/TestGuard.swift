@@ -279,8 +279,7 @@ package enum TestGuard {
             oneLine = ""
         } else if context.spelling == .xcTest {
             oneLine = """
-                Override it in this test, in one line, after the container in `useDependencies` (or \
-                `withTestDependencies`):
+                Override it in this test, in one line, after the container in `useDependencies`:
                     .override({ $0.\(name) }, with: …)
                 Or, for every test that uses the container:
 
@@ -295,7 +294,7 @@ package enum TestGuard {
         }
         let goLive =
             context.spelling == .xcTest
-            ? "pass `allowingLiveDependencies: true` to `useDependencies` (or `withTestDependencies`)"
+            ? "pass `allowingLiveDependencies: true` to `useDependencies`"
             : "add `.allowsLiveDependencies` to it or its suite"
         return """
             \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \

@@ -9,7 +9,7 @@ extension DependencyContainer {
     /// func greetsAtNight() { … }
     /// ```
     ///
-    /// Give overrides to the testing trait, to ``withDependencies(_:_:operation:)-(_,_,()->R)``
+    /// Give overrides to the testing trait, to ``withDependencies(_:operation:)-(_,()->R)``
     /// with a new container, or to ``Injector/withOverrides(_:operation:)-(_,()->R)``
     /// for the container already in effect. Inside that scope:
     ///
@@ -132,7 +132,7 @@ extension DependencyContainer {
 }
 
 /// Runs `operation` with `container` in effect, answering the resolves `overrides` name: the array
-/// form behind ``withDependencies(_:_:operation:)-(_,_,()->R)``.
+/// form behind ``withDependencies(_:operation:)-(_,()->R)``.
 package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C>],

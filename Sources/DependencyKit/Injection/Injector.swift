@@ -12,7 +12,7 @@ internal import _DependencyKitShims
 /// let greeter = appInjector.dependencies.resolveGreeter()
 /// ```
 ///
-/// Inside a scope — ``withDependencies(_:_:operation:)-(_,_,()->R)``, a test's `.dependencies(…)`
+/// Inside a scope — ``withDependencies(_:operation:)-(_,()->R)``, a test's `.dependencies(…)`
 /// trait — ``dependencies`` is the scope's container instead: every injector whose container type
 /// the scope's container is serves it, and other tasks keep theirs.
 ///
@@ -31,7 +31,7 @@ internal import _DependencyKitShims
 /// alive as long as the injector** — for a global `let`, until the process exits. A
 /// container is a small object (about 270 bytes with its bookkeeping); install containers at launch
 /// and per test, not per request or in a loop — give a request its own container with
-/// ``withDependencies(_:_:operation:)-(_,_,()->R)`` instead, which frees it when the scope ends. Shared
+/// ``withDependencies(_:operation:)-(_,()->R)`` instead, which frees it when the scope ends. Shared
 /// instances created by a replaced container stay with it (it is no longer served, so they are
 /// never handed out again). An injector warns once, in one line on the standard error stream, when it
 /// sees 10,000 installs within 10 seconds, the sign of installs in a loop — in release builds too.

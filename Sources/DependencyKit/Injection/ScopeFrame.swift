@@ -128,8 +128,11 @@ package final class ScopeFrame: Sendable {
     /// - Returns: Ends the process-wide scope, putting back the one in effect before.
     package static func bindProcessWide(_ container: DependencyContainer) -> @Sendable () -> Void {
         let outer = processWide.loadAcquire()
-        let parent = outer == 0 ? nil : Unmanaged<ScopeFrame>.fromOpaque(UnsafeRawPointer(bitPattern: outer)!)
-            .takeUnretainedValue()
+        let parent =
+            outer == 0
+            ? nil
+            : Unmanaged<ScopeFrame>.fromOpaque(UnsafeRawPointer(bitPattern: outer)!)
+                .takeUnretainedValue()
         let frame = ScopeFrame(owner: container, parent: parent)
         keptProcessWide.withLock { $0.append(frame) }
         processWide.storeRelease(Int(bitPattern: address(of: frame)))

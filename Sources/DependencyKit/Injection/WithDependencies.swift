@@ -1,5 +1,4 @@
-/// Runs `operation` with `container` in effect for the current task and its child tasks, answering
-/// the resolves `overrides` name.
+/// Runs `operation` with `container` in effect for the current task and its child tasks.
 ///
 /// Every injector whose container type `container` is serves it inside `operation`; the global
 /// container is untouched, so other tasks — including tests running in parallel — keep seeing their
@@ -17,8 +16,6 @@
 /// ```
 /// - Parameters:
 ///   - container: The container to serve inside `operation`.
-///   - overrides: Replace resolves of the container, in order, each recorded with the ones before it
-///     in effect; see ``DependencyContainer/Override``.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, R>(
@@ -50,7 +47,7 @@ public func withDependencies<C: DependencyContainer, R>(
 /// Runs `operation` with `container` in effect, answering the resolves `overrides` name: overrides
 /// declared once for a container protocol (`Override<any GreetingDependency>`).
 ///
-/// See ``withDependencies(_:_:_:operation:)-(_,Override<C>,_,()->R)``.
+/// See ``withDependencies(_:_:_:operation:)-(_,DependencyContainer.Override<C>,_,_)``.
 /// - Parameters:
 ///   - container: The container to serve inside `operation`; a `Declared`.
 ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
@@ -63,8 +60,7 @@ public func withDependencies<C: DependencyContainer, Declared, R>(
     _ more: DependencyContainer.Override<Declared>...,
     operation: () throws -> R
 ) rethrows -> R {
-    try withDependencies(container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init))
-    {
+    try withDependencies(container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init)) {
         try operation()
     }
 }
@@ -94,7 +90,7 @@ public func withDependencies<C: DependencyContainer, R>(
 /// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
 /// name.
 ///
-/// See ``withDependencies(_:_:_:operation:)-(_,Override<C>,_,()->R)``.
+/// See ``withDependencies(_:_:_:operation:)-(_,DependencyContainer.Override<C>,_,_)``.
 /// - Parameters:
 ///   - container: The container to serve inside `operation`.
 ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
@@ -115,7 +111,7 @@ public func withDependencies<C: DependencyContainer, R>(
 /// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`
 /// name: overrides declared once for a container protocol.
 ///
-/// See ``withDependencies(_:_:_:operation:)-(_,Override<Declared>,_,()->R)``.
+/// See ``withDependencies(_:_:_:operation:)-(_,DependencyContainer.Override<Declared>,_,_)``.
 /// - Parameters:
 ///   - container: The container to serve inside `operation`; a `Declared`.
 ///   - override: Replaces one of the container's resolves; see ``DependencyContainer/Override``.
