@@ -9,9 +9,9 @@
 // # Runtime shortcuts
 //
 // Every place where DependencyKit relies on more than Swift's public API is in this file: what it
-// assumes, why that holds on each platform, what it buys (Performance.md, "What the runtime shortcuts
-// buy", measured with `Benchmarks/Scripts/benchmarks-instructions.sh` against the public-API build), and what
-// replaces it in the public-API build.
+// assumes, why that holds on each platform, what it buys (`Docs/Measurements.md`, "What the runtime
+// shortcuts buy", measured with `Benchmarks/Scripts/benchmarks-instructions.sh` against the public-API
+// build), and what replaces it in the public-API build.
 //
 // The package trait `PublicAPIOnly` (`swift build --traits PublicAPIOnly`, or
 // `.package(url: ..., traits: ["PublicAPIOnly"])`) compiles every shortcut out: task-locals are read

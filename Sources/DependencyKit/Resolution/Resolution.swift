@@ -35,7 +35,8 @@ public import _DependencyKitShims
 /// diagnosed call with its closure and thunk), optimises it, and only then inlines it. Inlined at
 /// once into the caller's specialised `fresh {}`, where the lifetime is a constant, the payload
 /// branch is gone before that work: the resolve's machine code is the same, and the optimiser takes
-/// about a sixth less time on a concrete container (see the Performance article).
+/// about a sixth less time on a concrete container (`Docs/Measurements.md`, "The release hook: what
+/// was tried").
 ///
 /// - Parameters:
 ///   - name: What is being resolved, for messages and for telling resolutions apart (usually the
