@@ -102,6 +102,21 @@ func anInjectPropertyReachesTheAppsResolves() async throws {
     #expect(await container.analytics.events == ["injected"])
 }
 
+// snippet: multi-module-override
+@Test(
+    .dependencies(
+        TestWeatherAppDependency(),
+        .override({ $0.resolveAnalytics() }, with: RecordingAnalytics())  // the app's own resolve
+    )
+)
+func anAppResolveOverriddenInOneLine() async throws {
+    let analytics = try #require(
+        weatherInjector.dependencies(as: (any WeatherAppDependencies).self).resolveAnalytics() as? RecordingAnalytics)
+    _ = try await MorningScreenModel().load(for: "Ada")
+    #expect(await analytics.events == ["report-shown"])
+}
+// end-snippet
+
 // snippet: multi-module-second-injector
 protocol FeatureDependency: DependencyContainer {
     func resolveAnalytics() -> any Analytics
