@@ -272,7 +272,13 @@ final class ReportedProblems: Sendable {
         #expect(hour == 9)  // the malformed override is left out
         #expect(problems.aboutOverrides.count == 1, "\(problems.all)")
         #expect(problems.aboutOverrides.first?.contains("calls 2 resolves: resolveCounter() of ClockworkCore") == true)
+        // The fix names the resolve the closure returns, and compiles when pasted (`…` filled in).
+        #expect(problems.aboutOverrides.first?.contains("`.override({ $0.resolveHour() }, with: …)`") == true)
         #expect(container.production.notes == ["hour"])  // only the test's own resolve ran production code
+        let fixed = withDependencies(ClockworkCore(), .override({ $0.resolveHour() }, with: 5)) {
+            clockworkInjector.dependencies.resolveHour()
+        }
+        #expect(fixed == 5)
     }
 
     @Test func aRelativeOverrideRunsNothingWhenItsScopeBegins() {

@@ -447,12 +447,13 @@ final class OverrideRecording: ResolutionInterceptor {
             let key = OverrideSet.Key(
                 container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
             return (key, container, answer, call.isExact)
-        } else if let call = calls.first, calls.count > 1 {
+        } else if let returned = calls.last, calls.count > 1 {
+            // The closure's value is what its last call returned: that is the resolve it meant.
             problem = """
                 \(description) calls \(calls.count) resolves: \
                 \(calls.map { "\($0.name) of \($0.containerType)" }.joined(separator: ", ")). An override replaces \
                 one resolve, so its closure must call exactly one, and nothing else: \
-                `.override({ $0.\(call.name) }, with: …)`. To replace several, write one override each.
+                `.override({ $0.\(returned.name) }, with: …)`. To replace several, write one override each.
                 """
         } else if let call = calls.first, call.name.contains(":") {
             problem = """
