@@ -73,7 +73,7 @@ public struct DependencyTrait<Container: DependencyContainer>: TestTrait, SuiteT
     ) async throws {
         TestGuardReporting.install()
         let container = makeContainer()
-        let context = TestContext(scopedContainer: container) { message in
+        let context = GuardedTest(scopedContainer: container) { message in
             TestGuardReporting.record(message, severity: .error, in: test)
         }
         // The context first, so that a malformed override fails this test case (not the run).

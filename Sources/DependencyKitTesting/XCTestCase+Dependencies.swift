@@ -47,7 +47,7 @@
             let installed = ProcessWideOverrides.install(overrides, for: container)
             addTeardownBlock {
                 for message in installed.restore() { XCTestGuard.warn(message, file: file, line: line) }
-                TestContext.restoreProcessBinding(previousContext)
+                GuardedTest.restoreProcessBinding(previousContext)
                 endScope()
             }
         }
@@ -66,7 +66,7 @@
             let context = XCTestGuard.context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
             let previousContext = context.bindToProcess()
-            defer { TestContext.restoreProcessBinding(previousContext) }
+            defer { GuardedTest.restoreProcessBinding(previousContext) }
             context.bind {
                 withDependencies(
                     container, overriding: overrides,
@@ -95,8 +95,8 @@
             allowingLiveDependencies: Bool,
             file: StaticString,
             line: UInt
-        ) -> TestContext {
-            TestContext(
+        ) -> GuardedTest {
+            GuardedTest(
                 container: container,
                 testScopes: nil,
                 exemptions: allowingLiveDependencies ? .liveDependencies : [],

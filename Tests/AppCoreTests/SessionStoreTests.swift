@@ -69,7 +69,7 @@ struct SessionStoreTests {
         for index in 0..<32 {
             DispatchQueue.global().async(group: group) {
                 if index == 16 {
-                    container.resetScope(.session)
+                    container.reset(.session)
                     return
                 }
                 for _ in 0..<50 {

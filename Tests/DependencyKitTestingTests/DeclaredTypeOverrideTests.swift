@@ -34,7 +34,7 @@ struct DeclaredGreeter: Sendable {
     }
 }
 
-private let declaredScope = DependencyScope("declared")
+private let declaredScope = Lifetime("declared")
 
 protocol DeclaredAppDependency: DependencyContainer {
     func resolveClock() -> any DeclaredClock
@@ -76,7 +76,7 @@ class CoreDeclaredAppDependency: DependencyContainer, DeclaredAppDependency, @un
     }
     func resolveWeakSharedClock() -> any DeclaredClock { weakShared { DeclaredSystemClockObject() } }
     func resolveScopedClock() -> any DeclaredClock {
-        scoped(declaredScope) {
+        shared(in: declaredScope) {
             switch useFixedFallback {
             case true: DeclaredFixedClock(fixedHour: 0)
             case false: DeclaredSystemClock()

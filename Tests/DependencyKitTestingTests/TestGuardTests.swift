@@ -147,11 +147,11 @@ let blockEscapeInjector = Injector<any BlockEscapeDependency> { CoreBlockEscapeD
 
 /// Stands for a guarded test running elsewhere in the process at the same time: while it lives,
 /// every resolution is diagnosed and the storage counts a live test scope.
-private func guardedTestElsewhere<Container>(on injector: Injector<Container>) -> TestContext {
+private func guardedTestElsewhere<Container>(on injector: Injector<Container>) -> GuardedTest {
     TestGuardReporting.install()  // as the trait does, in case no guarded test has run yet
     // A container of the injector's kind, as a test scoped to it runs with.
     let container = (injector.global as AnyObject) as? DependencyContainer ?? DependencyContainer()
-    return TestContext(scopedContainer: container) { message in
+    return GuardedTest(scopedContainer: container) { message in
         Issue.record("a test elsewhere was blamed: \(message)")
     }
 }
@@ -233,7 +233,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 
     @Test func escapedWorkReadingAnAppsContainerIsAWarningNotACrash() async {
         TestGuardReporting.install()
-        let context = TestContext(container: EscapeAppCore(), testScopes: InstalledContainers.testScopes) { message in
+        let context = GuardedTest(container: EscapeAppCore(), testScopes: InstalledContainers.testScopes) { message in
             Issue.record("a test elsewhere was blamed: \(message)")
         }
         for _ in 0..<5 {
@@ -521,7 +521,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 @Suite struct GlobalInstallReportTests {
     @Test func anInstallInsideAGuardedTestFailsThatTestOnceAndResetIsNoInstall() {
         let found = Locked<[String]>([])
-        let context = TestContext(scopedContainer: GuardedInstallContainer()) { message in
+        let context = GuardedTest(scopedContainer: GuardedInstallContainer()) { message in
             found.withLock { $0.append(message) }
         }
         context.bind {

@@ -26,11 +26,11 @@
     final class EscapedConversionTests: XCTestCase {
         func testDetachedWorkReadingTheAppsContainerIsAnIssueOnTheTestNotACrash() async {
             let reports = Locked<[String]>([])
-            let context = TestContext(container: EscapeAppCore(), testScopes: nil, spelling: .xcTest) { message in
+            let context = GuardedTest(container: EscapeAppCore(), testScopes: nil, spelling: .xcTest) { message in
                 reports.withLock { $0.append(message) }
             }
             let previous = context.bindToProcess()
-            defer { TestContext.restoreProcessBinding(previous) }
+            defer { GuardedTest.restoreProcessBinding(previous) }
             let greeting = await context.bind {
                 await withDependencies(EscapeAppCore()) {
                     await Task.detached {

@@ -29,8 +29,8 @@ final class HourGreeter: Sendable {
     }
 }
 
-extension DependencyScope {
-    static let clockworkSession = DependencyScope("clockwork session")
+extension Lifetime {
+    static let clockworkSession = Lifetime("clockwork session")
 }
 
 final class ClockworkCore: DependencyContainer, ClockworkDependency, @unchecked Sendable {
@@ -50,7 +50,7 @@ final class ClockworkCore: DependencyContainer, ClockworkDependency, @unchecked 
     }
     func resolveSharedGreeter() -> HourGreeter { shared { HourGreeter(hour: resolveHour()) } }
     func resolveWeakGreeter() -> HourGreeter { weakShared { HourGreeter(hour: resolveHour()) } }
-    func resolveScopedGreeter() -> HourGreeter { scoped(.clockworkSession) { HourGreeter(hour: resolveHour()) } }
+    func resolveScopedGreeter() -> HourGreeter { shared(in: .clockworkSession) { HourGreeter(hour: resolveHour()) } }
     /// Shared, and depends on the zone only.
     func resolveZoneLabel() -> HourGreeter { shared { HourGreeter(hour: resolveZone().count) } }
     /// Shared on top of another shared instance that depends on the hour.
@@ -80,7 +80,7 @@ final class ReportedProblems: Sendable {
 
     /// Runs `body` in a test context that reports here.
     func collecting<R>(_ body: () throws -> R) rethrows -> R {
-        let context = TestContext(testScopes: nil) { message in self.messages.withLock { $0.append(message) } }
+        let context = GuardedTest(testScopes: nil) { message in self.messages.withLock { $0.append(message) } }
         return try context.bind(operation: body)
     }
 }

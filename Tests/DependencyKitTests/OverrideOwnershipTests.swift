@@ -62,8 +62,8 @@ final class ItemStore: Sendable {
     func add(_ item: String) { storage.withLock { $0.append(item) } }
 }
 
-extension DependencyScope {
-    static let timeSession = DependencyScope("time session")
+extension Lifetime {
+    static let timeSession = Lifetime("time session")
 }
 
 final class CoreTime: DependencyContainer, TimeDependency, @unchecked Sendable {
@@ -85,9 +85,9 @@ final class CoreTime: DependencyContainer, TimeDependency, @unchecked Sendable {
             return Stamp(hour: resolveValue())
         }
     }
-    func resolveSession() -> Stamp { scoped(.timeSession) { Stamp(hour: resolveClock()) } }
+    func resolveSession() -> Stamp { shared(in: .timeSession) { Stamp(hour: resolveClock()) } }
     func resolveAsyncSession() async -> Stamp {
-        await scoped(.timeSession) { () async -> Stamp in
+        await shared(in: .timeSession) { () async -> Stamp in
             await Task.yield()
             return Stamp(hour: resolveClock())
         }
@@ -271,7 +271,7 @@ let timeInjector = Injector<any TimeDependency> { CoreTime() }
             timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
                 let first = timeInjector.dependencies.resolveSession()
                 #expect(first.hour == 23)
-                timeInjector.dependencies.resetScope(.timeSession)
+                timeInjector.dependencies.reset(.timeSession)
                 #expect(timeInjector.dependencies.generation(of: .timeSession) == 1)
                 let second = timeInjector.dependencies.resolveSession()
                 #expect(second !== first)

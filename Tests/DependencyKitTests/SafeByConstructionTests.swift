@@ -125,7 +125,7 @@ final class SectionPage: FactoryModule, Sendable {
                     exit(1)
                 })
             )
-            let context = TestContext(testScopes: InstalledContainers.testScopes) { _ in }
+            let context = GuardedTest(testScopes: InstalledContainers.testScopes) { _ in }
             await context.bind {
                 await withDependencies(FixedTickerDependency()) {
                     _ = await Task.detached { tickerInjector.dependencies.resolveStamp() }.value

@@ -3,9 +3,9 @@ import Testing
 
 @testable import DependencyKit
 
-extension DependencyScope {
-    fileprivate static let visit = DependencyScope("visit")
-    fileprivate static let tenant = DependencyScope()
+extension Lifetime {
+    fileprivate static let visit = Lifetime("visit")
+    fileprivate static let tenant = Lifetime()
 }
 
 /// A container whose resolves hold their instances in named scopes.
@@ -19,18 +19,18 @@ private final class ScopedCore: DependencyContainer, @unchecked Sendable {
     }
 
     func resolveVisitStore() -> Store {
-        scoped(.visit) {
+        shared(in: .visit) {
             if pauses { pauseBriefly() }
             return Store(serial: made.increment())
         }
     }
 
-    func resolveTenantStore() -> Store { scoped(.tenant) { Store(serial: made.increment()) } }
+    func resolveTenantStore() -> Store { shared(in: .tenant) { Store(serial: made.increment()) } }
     func resolveSharedStore() -> Store { shared { Store(serial: made.increment()) } }
-    func resolveVisitWorker() -> Worker { scoped(.visit) { Worker(store: resolveVisitStore()) } }
+    func resolveVisitWorker() -> Worker { shared(in: .visit) { Worker(store: resolveVisitStore()) } }
 
     func resolveAsyncVisitStore() async -> Store {
-        await scoped(.visit) { () async -> Store in Store(serial: made.increment()) }
+        await shared(in: .visit) { () async -> Store in Store(serial: made.increment()) }
     }
 }
 
@@ -39,7 +39,7 @@ struct ScopedInstanceTests {
         let container = ScopedCore()
         let first = container.resolveVisitStore()
         #expect(container.resolveVisitStore() === first)
-        container.resetScope(.visit)
+        container.reset(.visit)
         let second = container.resolveVisitStore()
         #expect(second !== first)
         #expect(container.resolveVisitStore() === second)
@@ -51,7 +51,7 @@ struct ScopedInstanceTests {
         let tenant = container.resolveTenantStore()
         let shared = container.resolveSharedStore()
         let visit = container.resolveVisitStore()
-        container.resetScope(.visit)
+        container.reset(.visit)
         #expect(container.resolveTenantStore() === tenant)
         #expect(container.resolveSharedStore() === shared)
         #expect(container.resolveVisitStore() !== visit)
@@ -60,7 +60,7 @@ struct ScopedInstanceTests {
     @Test func holdersOfTheOldInstanceKeepAWorkingObject() {
         let container = ScopedCore()
         let worker = container.resolveVisitWorker()
-        container.resetScope(.visit)
+        container.reset(.visit)
         #expect(worker.store.serial == 1)
         let next = container.resolveVisitWorker()
         #expect(next !== worker)
@@ -73,24 +73,24 @@ struct ScopedInstanceTests {
         let other = ScopedCore()
         let mine = one.resolveVisitStore()
         #expect(other.resolveVisitStore() !== mine)
-        other.resetScope(.visit)
+        other.reset(.visit)
         #expect(one.resolveVisitStore() === mine)
     }
 
     @Test func scopesDeclaredWithTheSameNameAreDistinct() {
-        let first = DependencyScope("visit")
-        let second = DependencyScope("visit")
+        let first = Lifetime("visit")
+        let second = Lifetime("visit")
         #expect(first != second)
-        #expect(DependencyScope.visit == DependencyScope.visit)
-        #expect(DependencyScope.visit.name == "visit")
-        #expect(DependencyScope.tenant.name.hasPrefix("DependencyKitTests/ScopedInstanceTests.swift:"))
+        #expect(Lifetime.visit == Lifetime.visit)
+        #expect(Lifetime.visit.name == "visit")
+        #expect(Lifetime.tenant.name.hasPrefix("DependencyKitTests/ScopedInstanceTests.swift:"))
     }
 
     @Test func asyncScopedResolveIsResetToo() async {
         let container = ScopedCore()
         let first = await container.resolveAsyncVisitStore()
         #expect(await container.resolveAsyncVisitStore() === first)
-        container.resetScope(.visit)
+        container.reset(.visit)
         #expect(await container.resolveAsyncVisitStore() !== first)
     }
 
@@ -109,7 +109,7 @@ struct ScopedInstanceTests {
         for index in 0..<64 {
             DispatchQueue.global().async(group: group) {
                 if index.isMultiple(of: 8) {
-                    container.resetScope(.visit)
+                    container.reset(.visit)
                     return
                 }
                 for _ in 0..<20 {
@@ -132,8 +132,8 @@ struct ScopedInstanceTests {
     }
 }
 
-extension DependencyScope {
-    fileprivate static let race = DependencyScope("race")
+extension Lifetime {
+    fileprivate static let race = Lifetime("race")
 }
 
 /// An instance that says whether it is still alive and whole: a resolve that handed out a released
@@ -159,7 +159,7 @@ private final class RacingCore: DependencyContainer, @unchecked Sendable {
     let released = Counter()
 
     func resolveTracked() -> Tracked {
-        scoped(.race, fileID: "Race.swift", line: 1, column: 1) {
+        shared(in: .race, fileID: "Race.swift", line: 1, column: 1) {
             Tracked(serial: made.increment(), released: released)
         }
     }
@@ -172,28 +172,28 @@ private final class RacingCore: DependencyContainer, @unchecked Sendable {
             column: 1,
             type: Tracked.self,
             kind: .scoped,
-            scope: DependencyScope.race.id
+            scope: Lifetime.race.id
         )
         return sharedInstances.scopeTable().existingCell(for: key, as: ScopedCell<Tracked>.self)
     }
 
     func resolveAsyncTracked() async -> Tracked {
-        await scoped(.race) { () async -> Tracked in
+        await shared(in: .race) { () async -> Tracked in
             await Task.yield()
             return Tracked(serial: made.increment(), released: released)
         }
     }
 
     /// One call site whose scope is chosen by its caller, as a helper that forwards it would.
-    func resolveStore(in scope: DependencyScope) -> Store { scoped(scope) { Store(serial: made.increment()) } }
+    func resolveStore(in scope: Lifetime) -> Store { shared(in: scope) { Store(serial: made.increment()) } }
 
     /// A counted instance in a scope chosen by the caller: a scope made at run time.
-    func resolveTracked(in scope: DependencyScope) -> Tracked {
-        scoped(scope) { Tracked(serial: made.increment(), released: released) }
+    func resolveTracked(in scope: Lifetime) -> Tracked {
+        shared(in: scope) { Tracked(serial: made.increment(), released: released) }
     }
 
-    func resolveAsyncTracked(in scope: DependencyScope) async -> Tracked {
-        await scoped(scope) { () async -> Tracked in Tracked(serial: made.increment(), released: released) }
+    func resolveAsyncTracked(in scope: Lifetime) async -> Tracked {
+        await shared(in: scope) { () async -> Tracked in Tracked(serial: made.increment(), released: released) }
     }
 
     /// How many scope slots and scoped cells the container keeps.
@@ -210,7 +210,7 @@ struct ScopedInstanceResetRaceTests {
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             for _ in 0..<resets {
-                container.resetScope(.race)
+                container.reset(.race)
                 PlatformLock.yieldProcessor()
             }
         }
@@ -233,7 +233,7 @@ struct ScopedInstanceResetRaceTests {
         #expect(generations.values.allSatisfy { $0.count == 1 })
         #expect(container.made.count <= resets + 1)
         // Once no one holds them, every instance a reset ended is released.
-        container.resetScope(.race)
+        container.reset(.race)
         #expect(container.released.count == container.made.count)
     }
 
@@ -241,7 +241,7 @@ struct ScopedInstanceResetRaceTests {
         let container = RacingCore()
         let resetter = Task.detached {
             for _ in 0..<100 {
-                container.resetScope(.race)
+                container.reset(.race)
                 await Task.yield()
             }
         }
@@ -260,7 +260,7 @@ struct ScopedInstanceResetRaceTests {
         await resetter.value
         #expect(broken == 0)
         #expect(container.made.count <= 101)
-        container.resetScope(.race)
+        container.reset(.race)
         #expect(container.released.count == container.made.count)
     }
 
@@ -272,7 +272,7 @@ struct ScopedInstanceResetRaceTests {
         let group = DispatchGroup()
         let (aliveWhileRead, resetReturnedWhileRead) = cell.read { raw -> (Bool, Bool) in
             DispatchQueue.global().async(group: group) {
-                container.resetScope(.race)
+                container.reset(.race)
                 resetDone.storeRelease(1)
             }
             // Give the reset every chance to finish: it must not, while this window is open.
@@ -298,7 +298,7 @@ struct ScopedInstanceResetRaceTests {
             raced.withLock { $0 = store }
         }
         container.creating.wait()
-        container.resetScope(.race)
+        container.reset(.race)
         container.proceed.signal()
         group.wait()
         let next = container.resolveGated()
@@ -313,7 +313,7 @@ struct ScopedInstanceResetRaceTests {
         do {
             let held = container.resolveTracked()
             ended = held
-            container.resetScope(.race)
+            container.reset(.race)
             #expect(ended != nil)
             #expect(container.resolveTracked() !== held)
         }
@@ -327,7 +327,7 @@ struct ScopedInstanceResetRaceTests {
         let tenant = container.resolveStore(in: .tenant)
         #expect(visit !== tenant)
         #expect(container.resolveStore(in: .visit) === visit)
-        container.resetScope(.visit)
+        container.reset(.visit)
         #expect(container.resolveStore(in: .visit) !== visit)
         #expect(container.resolveStore(in: .tenant) === tenant)
     }
@@ -335,7 +335,7 @@ struct ScopedInstanceResetRaceTests {
     @Test func aCycleThroughAScopedInstanceIsNamedWithItsGeneration() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let container = SelfScopedCore()
-            container.resetScope(.race)
+            container.reset(.race)
             _ = container.resolveLoop()
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -345,7 +345,7 @@ struct ScopedInstanceResetRaceTests {
 
 /// A scoped instance whose creation asks for itself.
 private final class SelfScopedCore: DependencyContainer, @unchecked Sendable {
-    func resolveLoop() -> Store { scoped(.race) { Store(serial: resolveLoop().serial) } }
+    func resolveLoop() -> Store { shared(in: .race) { Store(serial: resolveLoop().serial) } }
 }
 
 /// A scoped instance whose first creation waits, so that a test can reset the scope meanwhile.
@@ -357,7 +357,7 @@ private final class GatedScopedCore: DependencyContainer, @unchecked Sendable {
     let proceed = DispatchSemaphore(value: 0)
 
     func resolveGated() -> Store {
-        scoped(.race) {
+        shared(in: .race) {
             let serial = made.increment()
             if serial == 1 {
                 creating.signal()
@@ -377,7 +377,7 @@ struct RunTimeScopeTests {
     @Test func tenThousandEndedScopesLeaveNoSlotsBehind() {
         let container = RacingCore()
         for _ in 0..<10_000 {
-            let document = DependencyScope("document")
+            let document = Lifetime("document")
             _ = container.resolveTracked(in: document)
         }
         #expect(container.scopedEntries <= Self.sweptBound, "\(container.sharedInstances.scopeTable().footprint)")
@@ -387,7 +387,7 @@ struct RunTimeScopeTests {
     @Test func instancesOfEndedScopesAreReleased() async {
         let container = RacingCore()
         for _ in 0..<2_000 {
-            let document = DependencyScope("document")
+            let document = Lifetime("document")
             _ = container.resolveTracked(in: document)
             _ = await container.resolveAsyncTracked(in: document)
         }
@@ -398,11 +398,11 @@ struct RunTimeScopeTests {
 
     @Test func aLiveScopeKeepsItsInstancesWhileOthersEnd() {
         let container = RacingCore()
-        let kept = DependencyScope("kept")
+        let kept = Lifetime("kept")
         let copy = kept
         let instance = container.resolveTracked(in: kept)
         for _ in 0..<5_000 {
-            _ = container.resolveTracked(in: DependencyScope("document"))
+            _ = container.resolveTracked(in: Lifetime("document"))
         }
         #expect(container.resolveTracked(in: copy) === instance)
         #expect(container.resolveTracked(in: .race) === container.resolveTracked(in: .race))
@@ -411,32 +411,32 @@ struct RunTimeScopeTests {
 
     @Test func aRunTimeScopeResetsAndCountsGenerations() {
         let container = RacingCore()
-        let document = DependencyScope("document")
+        let document = Lifetime("document")
         let first = container.resolveTracked(in: document)
         #expect(container.resolveTracked(in: document) === first)
-        container.resetScope(document)
+        container.reset(document)
         #expect(container.generation(of: document) == 1)
         let second = container.resolveTracked(in: document)
         #expect(second !== first)
-        for _ in 0..<1_000 { _ = container.resolveTracked(in: DependencyScope()) }
+        for _ in 0..<1_000 { _ = container.resolveTracked(in: Lifetime()) }
         #expect(container.resolveTracked(in: document) === second)
         #expect(container.generation(of: document) == 1)
     }
 
     @Test func aScopeOutlivesTheValueItWasMadeAsWhileACopyLives() {
         let container = RacingCore()
-        var copy: DependencyScope?
+        var copy: Lifetime?
         weak var instance: Tracked?
         do {
-            let document = DependencyScope("document")
+            let document = Lifetime("document")
             copy = document
             instance = container.resolveTracked(in: document)
         }
-        for _ in 0..<1_000 { _ = container.resolveTracked(in: DependencyScope()) }
+        for _ in 0..<1_000 { _ = container.resolveTracked(in: Lifetime()) }
         #expect(instance != nil)
         #expect(container.resolveTracked(in: copy!) === instance)
         copy = nil
-        for _ in 0..<1_000 { _ = container.resolveTracked(in: DependencyScope()) }
+        for _ in 0..<1_000 { _ = container.resolveTracked(in: Lifetime()) }
         #expect(instance == nil)
     }
 
@@ -452,9 +452,9 @@ struct RunTimeScopeTests {
                         // The static scope, read and reset while the table is swept under it.
                         let tracked = container.resolveTracked()
                         if tracked.canary != Tracked.wholeCanary { broken.increment() }
-                        if index == 0 { container.resetScope(.race) }
+                        if index == 0 { container.reset(.race) }
                     } else {
-                        let document = DependencyScope("document")
+                        let document = Lifetime("document")
                         let first = container.resolveTracked(in: document)
                         let again = container.resolveTracked(in: document)
                         if first !== again || again.canary != Tracked.wholeCanary { broken.increment() }
@@ -465,7 +465,7 @@ struct RunTimeScopeTests {
         group.wait()
         #expect(broken.count == 0)
         // The entries of the last scopes before the final sweep, and the static scope's.
-        _ = container.resolveTracked(in: DependencyScope())
+        _ = container.resolveTracked(in: Lifetime())
         #expect(container.scopedEntries <= 2 * Self.sweptBound)
     }
 }

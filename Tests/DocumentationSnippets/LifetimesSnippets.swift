@@ -47,8 +47,8 @@ struct CheckoutScreen: Sendable {
 struct MissingSetting: Error {}
 
 // snippet: lifetimes-scope
-extension DependencyScope {
-    static let visit = DependencyScope("visit")
+extension Lifetime {
+    static let visit = Lifetime("visit")
 }
 // end-snippet
 
@@ -57,7 +57,7 @@ class ShopDependency: DependencyContainer, @unchecked Sendable {
     func resolveCatalogueClient() -> CatalogueClient { fresh { CatalogueClient() } }
     func resolveProductCache() -> ProductCache { shared { ProductCache() } }
     func resolveProductPageModel() -> ProductPageModel { weakShared { ProductPageModel() } }
-    func resolveCart() -> Cart { scoped(.visit) { Cart() } }
+    func resolveCart() -> Cart { shared(in: .visit) { Cart() } }
     func resolveOrderDraft() -> OrderDraft { perGraph { OrderDraft() } }
 
     func resolveCheckoutScreen() -> CheckoutScreen {
@@ -112,11 +112,11 @@ class DatabaseDependency: DependencyContainer, @unchecked Sendable {  // snippet
 // snippet: lifetimes-run-time-scope
 /// One shopper of a shop server: the scope of their cart ends when the shopper is let go.
 final class Shopper: Sendable {
-    let visit = DependencyScope("shopper")
+    let visit = Lifetime("shopper")
 }
 
 extension ShopDependency {
-    func resolveCart(for shopper: Shopper) -> Cart { scoped(shopper.visit) { Cart() } }
+    func resolveCart(for shopper: Shopper) -> Cart { shared(in: shopper.visit) { Cart() } }
 }
 // end-snippet
 
@@ -135,7 +135,7 @@ extension ShopDependency {
         // snippet: lifetimes-reset
         let cart = container.resolveCart()
         cart.add(Product(name: "Tea"))
-        container.resetScope(.visit)  // the visit ends
+        container.reset(.visit)  // the visit ends
         #expect(container.resolveCart() !== cart)  // the next visit gets a new, empty cart
         #expect(cart.products.count == 1)  // who still holds the old one keeps a working cart
         // end-snippet

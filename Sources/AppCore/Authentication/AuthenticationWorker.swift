@@ -14,7 +14,7 @@ public protocol AuthenticationWorkerType: Sendable {
 /// session's ``SessionStore`` up to date.
 ///
 /// A sign-up or log-in records the session in ``Dependency/resolveSessionStore()``; a log-out
-/// clears that store and resets the ``DependencyKit/DependencyScope/session`` scope, so the next
+/// clears that store and resets the ``DependencyKit/Lifetime/session`` scope, so the next
 /// session starts with a new store. The worker stays an immutable struct: it reaches the store
 /// through `dependencies` (the installed container, or the one a test scoped) when it signs in or
 /// out, so building a worker costs nothing more than before.
@@ -65,7 +65,7 @@ public struct AuthenticationWorker: AuthenticationWorkerType, HasDependencies {
     }
 
     /// Revokes the session's token, then ends the session locally: clears the session store and
-    /// resets the ``DependencyKit/DependencyScope/session`` scope.
+    /// resets the ``DependencyKit/Lifetime/session`` scope.
     ///
     /// The session ends locally even when revoking fails (the device is signed out either way);
     /// the error is still thrown.
@@ -75,7 +75,7 @@ public struct AuthenticationWorker: AuthenticationWorkerType, HasDependencies {
         defer {
             let container = dependencies
             container.resolveSessionStore().signOut()
-            container.resetScope(.session)
+            container.reset(.session)
         }
         try await service.logOut(token: session.token)
     }

@@ -16,7 +16,7 @@ public import Foundation
 ///
 /// Every `UsersWorker` resolved afterwards caches in the new directory. Values are fresh
 /// immutable structs on each call, except ``resolveSessionStore()``: one ``SessionStore`` per
-/// signed-in session, held in the ``DependencyKit/DependencyScope/session`` scope.
+/// signed-in session, held in the ``DependencyKit/Lifetime/session`` scope.
 ///
 /// The compiler guards the shape: this class implements every requirement of ``Dependency``
 /// (it does not take the defaults that `PartialContainer` doubles get), so a subclass method
@@ -38,8 +38,8 @@ open class CoreDependency: DependencyContainer, Dependency, @unchecked Sendable 
     /// ``Dependency/makeAuthenticationWorker()``, fresh on each call.
     open func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh { makeAuthenticationWorker() } }
     /// ``Dependency/makeSessionStore()``, one per session: held in the
-    /// ``DependencyKit/DependencyScope/session`` scope, which log-out resets.
-    open func resolveSessionStore() -> SessionStore { scoped(.session) { makeSessionStore() } }
+    /// ``DependencyKit/Lifetime/session`` scope, which log-out resets.
+    open func resolveSessionStore() -> SessionStore { shared(in: .session) { makeSessionStore() } }
     /// ``Dependency/makeUsersStore()``, fresh on each call.
     open func resolveUsersStore() -> any UsersStore { fresh { makeUsersStore() } }
     /// ``Dependency/makeUsersCacheDirectory()``, a live leaf: tests must override it.

@@ -47,7 +47,7 @@ public protocol Dependency: DependencyContainer {
     /// What screens call to sign up, log in and log out; built by ``makeAuthenticationWorker()``.
     func resolveAuthenticationWorker() -> any AuthenticationWorkerType
     /// The signed-in session and current user, one per session; built by ``makeSessionStore()``
-    /// and held in the ``DependencyKit/DependencyScope/session`` scope, which log-out resets.
+    /// and held in the ``DependencyKit/Lifetime/session`` scope, which log-out resets.
     func resolveSessionStore() -> SessionStore
     /// Where users come from: the server; built by ``makeUsersStore()``.
     func resolveUsersStore() -> any UsersStore
@@ -117,8 +117,8 @@ extension Dependency where Self: PartialContainer {
     public func resolveAuthenticationService() -> any AuthenticationService { fresh { makeAuthenticationService() } }
     /// ``makeAuthenticationWorker()``, fresh on each call.
     public func resolveAuthenticationWorker() -> any AuthenticationWorkerType { fresh { makeAuthenticationWorker() } }
-    /// ``makeSessionStore()``, one per session (the ``DependencyKit/DependencyScope/session`` scope).
-    public func resolveSessionStore() -> SessionStore { scoped(.session) { makeSessionStore() } }
+    /// ``makeSessionStore()``, one per session (the ``DependencyKit/Lifetime/session`` scope).
+    public func resolveSessionStore() -> SessionStore { shared(in: .session) { makeSessionStore() } }
     /// ``makeUsersStore()``, fresh on each call.
     public func resolveUsersStore() -> any UsersStore { fresh { makeUsersStore() } }
     /// ``makeUsersCacheDirectory()``, a live leaf.

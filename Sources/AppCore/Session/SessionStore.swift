@@ -1,17 +1,17 @@
 public import DependencyKit
 
-extension DependencyScope {
+extension Lifetime {
     /// The signed-in session: from a sign-in to the log-out that resets it.
     ///
     /// ``AuthenticationWorker/logOut(_:)`` resets it, so the next ``Dependency/resolveSessionStore()``
     /// returns a new, empty ``SessionStore``.
-    public static let session = DependencyScope("session")
+    public static let session = Lifetime("session")
 }
 
 /// The state every screen of a signed-in session shares: the session and the current user.
 ///
-/// One instance per session: ``CoreDependency`` holds it in the ``DependencyKit/DependencyScope/session``
-/// scope (`scoped(.session) {}`), so two screens that resolve it see the same store, and log-out
+/// One instance per session: ``CoreDependency`` holds it in the ``DependencyKit/Lifetime/session``
+/// scope (`shared(in: .session) {}`), so two screens that resolve it see the same store, and log-out
 /// starts a new one. A screen that still holds the old store after log-out keeps a working object
 /// that reports no session.
 ///

@@ -13,7 +13,7 @@ extension DependencyContainer.Resolving {
     /// Resolves the listed dependencies now, so that what fails to build fails at launch rather
     /// than on first use, and reports every failure together.
     ///
-    /// Call it on the container you are about to install. `shared {}` and `scoped(_:) {}`
+    /// Call it on the container you are about to install. `shared {}` and `shared(in:) {}`
     /// instances it resolves are created now and kept; fresh values are built, checked and
     /// dropped:
     ///

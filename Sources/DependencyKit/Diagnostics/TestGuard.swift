@@ -1,6 +1,6 @@
 /// The engine's half of DependencyKitTesting's test guard.
 ///
-/// DependencyKitTesting binds a ``TestContext`` for each test case it scopes. While any context is
+/// DependencyKitTesting binds a ``GuardedTest`` for each test case it scopes. While any context is
 /// live, the diagnostics word sends every resolution through the diagnosed path, where
 /// ``inspect(_:chain:)`` looks for three mistakes: a live leaf served by production code inside a
 /// test, a global container serving work that escaped a test's scope, and a global install while
@@ -55,11 +55,11 @@ package enum TestGuard {
     }
 
     struct WeakContext {
-        weak var context: TestContext?
+        weak var context: GuardedTest?
     }
 
     /// Notes a live test context, for work that escaped its test (see `containerForEscapedWork`).
-    static func register(_ context: TestContext) {
+    static func register(_ context: GuardedTest) {
         state.withLock { state in
             state.contexts.removeAll { $0.context == nil }
             state.contexts.append(WeakContext(context: context))
@@ -147,7 +147,7 @@ package enum TestGuard {
             of the swap itself) can say so with `.allowsGlobalInstalls`.
             """
         }
-        if let context = TestContext.inEffect {
+        if let context = GuardedTest.inEffect {
             context.reportOnce(key, message)
         } else {
             handOver(Finding(kind: .globalInstall, key: key, message: message))
@@ -156,7 +156,7 @@ package enum TestGuard {
 
     /// Looks at one resolution performed while a test context is live somewhere in the process.
     static func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-        if let context = TestContext.inEffect {
+        if let context = GuardedTest.inEffect {
             if isLiveLeafServedByProductionCode(resolution, in: context) {
                 let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
                 context.reportOnce(key) { liveLeafMessage(resolution, in: context) }
@@ -206,14 +206,14 @@ package enum TestGuard {
     /// Whether the guard reports `resolution` as a live leaf served by production code: a `live {}`
     /// resolve that the test did not exempt. The one place that decides it, so that a way of
     /// replacing a leaf inside a test can answer here that the leaf is no longer production code.
-    static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: TestContext) -> Bool {
+    static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: GuardedTest) -> Bool {
         resolution.lifetime.reachesOutside
             && !Exemptions.current.union(context.exemptions).contains(.liveDependencies)
     }
 
     /// The live-leaf issue: what was served, by whose code, which container was in effect (and which
     /// one the test installed), and the code to paste.
-    static func liveLeafMessage(_ resolution: Resolution, in context: TestContext) -> String {
+    static func liveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
         let name = resolution.name
         let type = typeName(resolution.requestedType)
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
@@ -348,13 +348,13 @@ extension Interception.Exemptions {
 /// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
-package final class TestContext: ResolutionInterceptor {
+package final class GuardedTest: ResolutionInterceptor {
     /// The test context of the current task.
-    package static var current: TestContext? { Interception.current.test as? TestContext }
+    package static var current: GuardedTest? { Interception.current.test as? GuardedTest }
 
     /// The context that findings made here belong to: the current task's, else the one of the test
     /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
-    package static var inEffect: TestContext? { Interception.test as? TestContext }
+    package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
 
     /// Runs `operation` with this context as the current task's.
     package func bind<R>(
@@ -475,15 +475,15 @@ package final class TestContext: ResolutionInterceptor {
     /// Makes this context the one every thread's findings belong to, for a test framework that runs
     /// one test at a time in a process (XCTest).
     /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
-    package func bindToProcess() -> TestContext? {
+    package func bindToProcess() -> GuardedTest? {
         Interception.processWide.withLock { bound in
             defer { bound.test = self }
-            return bound.test as? TestContext
+            return bound.test as? GuardedTest
         }
     }
 
     /// Binds `previous` again, as it was before a ``bindToProcess()``.
-    package static func restoreProcessBinding(_ previous: TestContext?) {
+    package static func restoreProcessBinding(_ previous: GuardedTest?) {
         Interception.processWide.withLock { $0.test = previous ?? TestGuard.escapedWork }
     }
 }

@@ -2,20 +2,20 @@
 // into client modules.
 public import _DependencyKitShims
 
-/// One container's scoped instances: the slot of each ``DependencyScope`` it has used and the cell
+/// One container's scoped instances: the slot of each ``Lifetime`` it has used and the cell
 /// of each scoped call site in each scope, found without a lock.
 ///
 /// The table is laid out as ``SharedInstances``' — immutable entries in open-addressing slots written
 /// once, a new table of twice the capacity when one would be more than half full — with one
 /// difference: it frees memory while the container lives. A scope made at run time (one per
-/// document, one per tenant) ends when its last ``DependencyScope`` value is gone, and the entries of
+/// document, one per tenant) ends when its last ``Lifetime`` value is gone, and the entries of
 /// an ended scope — its slot, its cells and the instances they hold — are removed; a table replaced by
 /// a newer one is freed too. So a container that sees any number of run-time scopes keeps memory in
 /// proportion to the scopes that are alive.
 ///
 /// ## Sweeping ended scopes
 ///
-/// A slot holds its scope's ``DependencyScope/Token`` weakly; the token is `nil` once every value of
+/// A slot holds its scope's ``Lifetime/Token`` weakly; the token is `nil` once every value of
 /// the scope is gone. No resolve or reset can name an ended scope again, so nothing can ask for its
 /// entries. An insertion that finds the table holding twice the entries it kept at the last sweep
 /// sweeps: it drops every entry of an ended scope and publishes a table of what is left. The
@@ -210,11 +210,11 @@ package final class ScopeTable: @unchecked Sendable {
     }
 }
 
-/// A container's slot for one ``DependencyScope``: the scope's generation number and every cell
+/// A container's slot for one ``Lifetime``: the scope's generation number and every cell
 /// that holds an instance in the scope, behind one lock.
 ///
 /// The lock is held to make or publish a generation's instance cell, and by
-/// ``DependencyContainer/resetScope(_:)`` — never while an instance is created, never on a hit, and
+/// ``DependencyContainer/reset(_:)`` — never while an instance is created, never on a hit, and
 /// never while an old instance is released (its deinit is user code). It is taken with
 /// ``lock()`` and ``unlock()`` rather than a closure so that the specialised miss path of
 /// ``ScopedCell`` calls no generic code.
@@ -231,12 +231,12 @@ package final class ScopeSlot: @unchecked Sendable {
     /// by the mutex.
     private var members: [any ScopeMember] = []
     /// The scope, held weakly: `nil` once the scope has ended (see ``ScopeTable``).
-    private weak var token: DependencyScope.Token?
+    private weak var token: Lifetime.Token?
     /// The table that holds this slot: it lives as long as the container, and every caller of the
     /// slot is running a resolve or a reset of that container.
     private unowned let table: ScopeTable
 
-    init(scope: DependencyScope, table: ScopeTable) {
+    init(scope: Lifetime, table: ScopeTable) {
         token = scope.token
         self.table = table
     }
@@ -296,7 +296,7 @@ protocol ScopeMember: AnyObject, Sendable {
     func endGeneration(into ended: inout [AnyObject])
 }
 
-/// One call site's instance in one scope of one container: a `scoped(_:) {}` resolve finds it with
+/// One call site's instance in one scope of one container: a `shared(in:) {}` resolve finds it with
 /// one lookup in the container's ``ScopeTable``, as `shared {}` finds its cell, and reads the
 /// instance without a lock.
 ///

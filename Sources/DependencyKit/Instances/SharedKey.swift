@@ -12,9 +12,9 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         case strong
         case weak
         case async
-        /// A `scoped(_:) {}` instance; the key's scope tells the scopes apart.
+        /// A `shared(in:) {}` instance; the key's scope tells the scopes apart.
         case scoped
-        /// An `async` `scoped(_:) {}` instance.
+        /// An `async` `shared(in:) {}` instance.
         case scopedAsync
     }
 
@@ -26,7 +26,7 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
     let column: UInt
     @usableFromInline
     let type: ObjectIdentifier
-    /// The kind in the low byte, and above it the ``DependencyScope``'s identity for a scoped
+    /// The kind in the low byte, and above it the ``Lifetime``'s identity for a scoped
     /// instance or a scope's slot (`0` otherwise): a helper that forwards its caller's call site
     /// may hold instances in several scopes. One word — the kind alone took one, with padding — so
     /// a `shared {}` key is no larger and compares the pair in one instruction.
@@ -42,7 +42,7 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         kindAndScope = UInt(kind.rawValue) | UInt(bitPattern: scope) &<< 8
     }
 
-    /// The ``DependencyScope``'s identity, or `0` for a key outside every scope.
+    /// The ``Lifetime``'s identity, or `0` for a key outside every scope.
     var scope: UInt { kindAndScope &>> 8 }
 
     @usableFromInline

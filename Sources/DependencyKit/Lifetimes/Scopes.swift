@@ -1,17 +1,17 @@
 extension DependencyContainer {
     /// The slot of `scope` in this container, made on first use.
-    func scopeSlot(_ scope: DependencyScope, in instances: SharedInstances) -> ScopeSlot {
+    func scopeSlot(_ scope: Lifetime, in instances: SharedInstances) -> ScopeSlot {
         let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
         let table = instances.scopeTable()
         return table.cell(for: key) { ScopeSlot(scope: scope, table: table) }
     }
 
     /// The cell of a scoped call site, made on its first resolve: the miss of the lookup in
-    /// ``scoped(_:_:fileID:line:column:_:)``.
+    /// ``shared(in:_:fileID:line:column:_:)``.
     @usableFromInline
     func scopedCell<T: Sendable>(
         for key: SharedKey,
-        in scope: DependencyScope,
+        in scope: Lifetime,
         of instances: SharedInstances
     ) -> ScopedCell<T> {
         if let found = instances.withScopeTable({ $0.existingCell(for: key, as: ScopedCell<T>.self) }) ?? nil {
@@ -28,36 +28,36 @@ extension DependencyContainer {
     }
 
     /// Returns this container's instance in `scope`, created the first time this resolve is called
-    /// since the scope was last reset.
+    /// since the lifetime was last reset.
     ///
     /// ```swift
-    /// open func resolveGuestBook() -> GuestBook { scoped(.visit) { GuestBook() } }
+    /// open func resolveGuestBook() -> GuestBook { shared(in: .visit) { GuestBook() } }
     /// ```
     ///
     /// Everything said for ``shared(_:fileID:line:column:_:)`` holds — once per generation even
     /// when threads race, keyed by call site, failures not cached, cycles named — and:
     ///
-    /// - **Reset.** ``resetScope(_:)`` ends the scope's generation: the next call creates a new
-    ///   instance. Other scopes and `shared {}` instances stay.
+    /// - **Reset.** ``reset(_:)`` ends the lifetime's generation: the next call creates a new
+    ///   instance. Other lifetimes and `shared {}` instances stay.
     /// - **Racing a reset.** A call that runs while another thread resets gets the old instance or
     ///   the new one, never a half-made one; each generation's instance is created at most once.
     /// - **Old holders.** Code that resolved the instance before a reset keeps a working object;
     ///   the container just stops handing it out. It is freed when its last holder lets go.
-    /// - **Per container.** Scopes live in the container: a new container — a subclass installed
-    ///   at launch, a test's scoped container — starts with every scope empty, and resetting a
-    ///   scope in one container never touches another's.
+    /// - **Per container.** Lifetimes live in the container: a new container — a subclass installed
+    ///   at launch, a test's scoped container — starts with every lifetime empty, and resetting a
+    ///   lifetime in one container never touches another's.
     ///
     /// - Parameters:
-    ///   - scope: The scope that holds the instance.
+    ///   - scope: The lifetime that holds the instance.
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - fileID: Part of the key; leave the default.
     ///   - line: Part of the key; leave the default.
     ///   - column: Part of the key; leave the default.
-    ///   - make: Creates the instance. Runs at most once per scope generation unless it throws.
-    /// - Returns: The instance of the scope's current generation.
+    ///   - make: Creates the instance. Runs at most once per lifetime generation unless it throws.
+    /// - Returns: The instance of the lifetime's current generation.
     @inlinable
-    public func scoped<T: Sendable>(
-        _ scope: DependencyScope,
+    public func shared<T: Sendable>(
+        in scope: Lifetime,
         _ name: String = #function,
         fileID: String = #fileID,
         line: UInt = #line,
@@ -85,24 +85,24 @@ extension DependencyContainer {
     }
 
     /// Returns this container's instance in `scope`, created asynchronously the first time this
-    /// resolve is called since the scope was last reset.
+    /// resolve is called since the lifetime was last reset.
     ///
-    /// The `async` form of ``scoped(_:_:fileID:line:column:_:)``; waiting callers suspend as for
+    /// The `async` form of ``shared(in:_:fileID:line:column:_:)``; waiting callers suspend as for
     /// the `async` `shared {}`.
     /// - Parameters:
-    ///   - scope: The scope that holds the instance.
+    ///   - scope: The lifetime that holds the instance.
     ///   - name: The resolve's name in diagnostics; the calling function by default.
     ///   - fileID: Part of the key; leave the default.
     ///   - line: Part of the key; leave the default.
     ///   - column: Part of the key; leave the default.
     ///   - isolation: The caller's isolation, inherited by `make`.
-    ///   - make: Creates the instance. Runs at most once per scope generation unless it throws.
-    /// - Returns: The instance of the scope's current generation.
+    ///   - make: Creates the instance. Runs at most once per lifetime generation unless it throws.
+    /// - Returns: The instance of the lifetime's current generation.
     /// - Throws: What `make` throws, when this call created the instance; `CancellationError` when
     ///   this call's task was cancelled while it waited for another call's creation (only if
     ///   `Failure` is `any Error`).
-    public func scoped<T: Sendable, Failure: Error>(
-        _ scope: DependencyScope,
+    public func shared<T: Sendable, Failure: Error>(
+        in scope: Lifetime,
         _ name: String = #function,
         fileID: String = #fileID,
         line: UInt = #line,
@@ -142,33 +142,33 @@ extension DependencyContainer {
     }
 
     /// Ends `scope`'s current generation in this container: the next resolve of each instance the
-    /// scope holds creates a new one.
+    /// lifetime holds creates a new one.
     ///
-    /// Instances in other scopes, `shared {}` instances and other containers' scopes are not
+    /// Instances in other lifetimes, `shared {}` instances and other containers' lifetimes are not
     /// touched. Code that already holds an instance keeps it; it is freed when the last holder lets
     /// go. Safe to call from any thread while other threads resolve: each resolve gets the
     /// instance of the generation before or after the reset. A resolve that finds its instance
     /// takes no lock; the reset instead waits, before it releases the old instances, for resolves
     /// that are in the middle of reading one (a few instructions each, never user code). The old
-    /// instances are released after the scope's lock is let go, so their deinits may resolve and
+    /// instances are released after the lifetime's lock is let go, so their deinits may resolve and
     /// reset.
     ///
     /// ```swift
     /// func signOut() {
-    ///     container.resetScope(.visit)
+    ///     container.reset(.visit)
     /// }
     /// ```
-    /// - Parameter scope: The scope to reset.
-    public func resetScope(_ scope: DependencyScope) {
+    /// - Parameter scope: The lifetime to reset.
+    public func reset(_ scope: Lifetime) {
         let ended = scopeSlot(scope, in: instancesOwnedByScope()?.table ?? sharedInstances).advance()
         // Released here, unlocked: the last reference to an instance runs its deinit.
         withExtendedLifetime(ended) {}
     }
 
     /// How many times `scope` has been reset in this container.
-    /// - Parameter scope: A scope.
-    /// - Returns: `0` until the first ``resetScope(_:)``.
-    public func generation(of scope: DependencyScope) -> Int {
+    /// - Parameter scope: A lifetime.
+    /// - Returns: `0` until the first ``reset(_:)``.
+    public func generation(of scope: Lifetime) -> Int {
         scopeSlot(scope, in: instancesOwnedByScope()?.table ?? sharedInstances).generation
     }
 
@@ -176,7 +176,7 @@ extension DependencyContainer {
     static func describe(
         _ type: Any.Type,
         name: String,
-        scope: DependencyScope,
+        scope: Lifetime,
         generation: Int
     ) -> String {
         "the \(type) of \(name) in scope \(scope) (generation \(generation)) of \(Self.self)"

@@ -194,7 +194,7 @@ extension Diagnostics {
         case shared
         /// One instance per container while someone else holds it.
         case weakShared
-        /// One instance per generation of a named scope, until the scope is reset (`scoped(_:) {}`).
+        /// One instance per generation of a named scope, until the scope is reset (`shared(in:) {}`).
         case scoped
         /// One instance per top-level resolution, shared by everything it resolves (`perGraph {}`).
         case perGraph

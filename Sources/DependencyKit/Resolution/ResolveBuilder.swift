@@ -1,7 +1,7 @@
 extension DependencyContainer {
     /// Makes a resolve's body build the type the resolve declares.
     ///
-    /// Every builder — `fresh {}`, `live {}`, `shared {}`, `weakShared {}`, `scoped(_:) {}`,
+    /// Every builder — `fresh {}`, `live {}`, `shared {}`, `weakShared {}`, `shared(in:) {}`,
     /// `perGraph {}` — takes its body with this attribute, so that its type comes from the resolve's
     /// declared return type, not from the body:
     ///
