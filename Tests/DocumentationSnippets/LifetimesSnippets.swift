@@ -110,7 +110,7 @@ class DatabaseDependency: DependencyContainer, @unchecked Sendable {  // snippet
 }  // snippet.hide
 
 // snippet: lifetimes-run-time-scope
-/// One shopper of a shop server: the scope of their cart ends when the shopper is let go.
+/// One shopper of a shop server: the lifetime of their cart ends when the shopper is let go.
 final class Shopper: Sendable {
     let visit = Lifetime("shopper")
 }
