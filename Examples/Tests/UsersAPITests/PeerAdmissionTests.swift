@@ -1,0 +1,106 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import UsersAPI
+
+/// Fair shares by network: an IPv6 /48 is one voter, however many /64s it spreads over.
+@Suite struct PeerAdmissionTests {
+    static func address(_ text: String) throws -> SocketAddress { try SocketAddress(ipAddress: text, port: 40_000) }
+
+    /// The ticket of an admitted connection, settled as its event loop would settle it.
+    /// A connected (active) channel, as the server's are once they have served a request.
+    static func connected() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.connect(to: try address("192.0.2.250")).wait()
+        return channel
+    }
+
+    static func ticket(_ decision: PeerAdmission.Decision) -> PeerAdmission.Ticket? {
+        guard case .admitted(let ticket, _) = decision else { return nil }
+        ticket.settle()
+        return ticket
+    }
+
+    @Test func slashFortyEightOfSlashSixtyFoursCannotOutVoteAnIPv4Client() throws {
+        let admission = PeerAdmission(maximumConnections: 8, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        let client = try Self.connected()
+        let kept = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.1"), channel: client)))
+        kept.requestStarted()
+        kept.responseFinished()  // idle, kept alive
+        // Seven hosts, each in a /64 of its own, all in 2001:db8:1::/48, fill the other slots.
+        for host in 1...7 {
+            let decision = admission.admit(try Self.address("2001:db8:1:\(host)::1"), channel: EmbeddedChannel())
+            #expect(Self.ticket(decision) != nil)
+        }
+        // More /64s of that /48 are one network holding seven: they take nothing from the IPv4 client.
+        for host in 8...40 {
+            let decision = admission.admit(try Self.address("2001:db8:1:\(host)::1"), channel: EmbeddedChannel())
+            guard case .refused = decision else {
+                Issue.record("a /64 of the full /48 was admitted: \(decision)")
+                return
+            }
+        }
+        // A second IPv4 client takes a slot from the /48, which holds more than its share.
+        let newcomer = admission.admit(try Self.address("192.0.2.2"), channel: EmbeddedChannel())
+        guard case .admitted(_, let reclaimed) = newcomer else {
+            Issue.record("the IPv4 newcomer was refused")
+            return
+        }
+        #expect(reclaimed != nil && reclaimed !== client)
+    }
+
+    @Test func connectionNotYetReadIsNotTakenForSilent() throws {
+        let admission = PeerAdmission(maximumConnections: 1, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        let first = admission.admit(try Self.address("192.0.2.1"), channel: EmbeddedChannel())
+        guard case .admitted = first else {
+            Issue.record("refused")
+            return
+        }
+        // Its event loop has not had a turn to read what the client sent: not silent yet.
+        guard case .refused(.serverFull) = admission.admit(try Self.address("192.0.2.2"), channel: EmbeddedChannel())
+        else {
+            Issue.record("took the slot of a connection whose request may be waiting unread")
+            return
+        }
+    }
+
+    @Test func slashFortyEightHoldsAtMostFourAddressesWorth() throws {
+        let admission = PeerAdmission(maximumConnections: 1_000, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        var admitted = 0
+        for host in 1...40 {
+            if Self.ticket(admission.admit(try Self.address("2001:db8:2:\(host)::1"), channel: EmbeddedChannel()))
+                != nil
+            {
+                admitted += 1
+            }
+        }
+        #expect(admitted == 4 * PeerAdmission.networkFactor)
+        // Another /48 and IPv4 are not affected.
+        #expect(Self.ticket(admission.admit(try Self.address("2001:db8:3::1"), channel: EmbeddedChannel())) != nil)
+        #expect(Self.ticket(admission.admit(try Self.address("192.0.2.9"), channel: EmbeddedChannel())) != nil)
+    }
+
+    @Test func sendingConnectionWithinItsShareIsNeverReclaimedButASilentOneIs() throws {
+        let admission = PeerAdmission(maximumConnections: 2, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        let sendingChannel = EmbeddedChannel()
+        let silentChannel = EmbeddedChannel()
+        let sending = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.1"), channel: sendingChannel)))
+        sending.progressed()
+        _ = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.2"), channel: silentChannel)))
+        let newcomer = admission.admit(try Self.address("192.0.2.3"), channel: EmbeddedChannel())
+        guard case .admitted(let third, let reclaimed) = newcomer else {
+            Issue.record("refused although a silent connection held a slot")
+            return
+        }
+        #expect(reclaimed === silentChannel)
+        third.settle()
+        // Now only the sender (sending) and the newcomer (silent) hold slots: the next takes the newcomer's.
+        let next = admission.admit(try Self.address("192.0.2.4"), channel: EmbeddedChannel())
+        guard case .admitted(_, let second) = next else {
+            Issue.record("refused although a silent connection held a slot")
+            return
+        }
+        #expect(second !== sendingChannel)
+    }
+}
