@@ -103,4 +103,44 @@ import Testing
         }
         #expect(second !== sendingChannel)
     }
+
+    /// Admits a connection from `host` (in 192.0.2.0/24) and returns its channel, or records an
+    /// issue. The channel is connected: a closed one that has served a request holds no slot.
+    static func admitted(_ admission: PeerAdmission, _ host: Int) throws -> (EmbeddedChannel, PeerAdmission.Ticket)? {
+        let channel = try connected()
+        guard case .admitted(let ticket, _) = admission.admit(try address("192.0.2.\(host)"), channel: channel) else {
+            Issue.record("192.0.2.\(host) was refused")
+            return nil
+        }
+        return (channel, ticket)
+    }
+
+    @Test func idleConnectionWithinItsShareIsNeverReclaimed() throws {
+        let admission = PeerAdmission(maximumConnections: 3, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        let client = try Self.connected()
+        let kept = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.1"), channel: client)))
+        kept.requestStarted()
+        kept.responseFinished()  // idle, kept alive
+        guard let (_, busy) = try Self.admitted(admission, 2) else { return }
+        busy.requestStarted()
+        let silent = EmbeddedChannel()
+        _ = try #require(Self.ticket(admission.admit(try Self.address("192.0.2.3"), channel: silent)))
+        // The silent connection goes first.
+        guard
+            case .admitted(let newcomer, let reclaimed) = admission.admit(
+                try Self.address("192.0.2.4"), channel: try Self.connected())
+        else {
+            Issue.record("refused although a silent connection held a slot")
+            return
+        }
+        #expect(reclaimed === silent)
+        newcomer.settle()
+        newcomer.requestStarted()
+        // Then nothing: the idle client keeps its connection, and the next newcomer is refused.
+        guard case .refused(.serverFull) = admission.admit(try Self.address("192.0.2.5"), channel: EmbeddedChannel())
+        else {
+            Issue.record("took the idle connection of an address within its share")
+            return
+        }
+    }
 }

@@ -16,12 +16,12 @@ internal import NIOCore
 /// - When every slot is taken, a newcomer takes a reclaimable slot, in this order: first a
 ///   silent pending or idle connection of a *network* holding more than a fair share (the slots
 ///   divided by the networks holding any, the newcomer's counted), then a sending one of such a
-///   network; then a silent pending connection of any network; only then an idle keep-alive
-///   connection. A network within its share never loses a connection that is sending. Within
-///   each step the network holding the most goes first, and its oldest connection. A network
-///   gives up a slot only to a newcomer
-///   whose network holds at least two fewer (or none), so attackers that reconnect whatever is
-///   closed settle into equal shares instead of displacing each other forever.
+///   network; then a silent pending connection of any network. A network within its share never
+///   loses a connection that is sending or idle: an idle one stays until its idle timeout.
+///   Within each step the network holding the most goes first, and its oldest connection. A
+///   network gives up a slot only to a newcomer whose network holds at least two fewer (or
+///   none), so attackers that reconnect whatever is closed settle into equal shares instead of
+///   displacing each other forever.
 /// - When no connection is reclaimable, the newcomer is refused.
 ///
 /// A network is an IPv4 address, or an IPv6 /48: each /64 is one address for the limits above,
@@ -303,10 +303,12 @@ final class PeerAdmission: Sendable {
             let tier: Int
             if weight > share {
                 tier = sending ? 1 : 0
-            } else if sending {
+            } else if sending || entry.phase == .idle {
+                // Within its network's share, a connection sending its head, or idle between
+                // requests, keeps its slot until its idle timeout.
                 continue
             } else {
-                tier = entry.phase == .pending ? 2 : 3
+                tier = 2
             }
             if let current = best,
                 (current.tier, -current.weight, current.serial) < (tier, -weight, serial)
