@@ -4,7 +4,8 @@ import UsersAPI
 
 /// Many attacking addresses, one silent connection each and reconnecting as fast as they are
 /// closed, cannot take the slot of a connection that is sending its request or of a kept-alive
-/// one while silent connections are there to take instead.
+/// one, nor leave a newcomer no slot to take: reopened at once, their connections are all
+/// younger than the 100 ms grace a new connection has before it is taken for silent.
 @Suite struct ConnectionShareTests {
     /// 100 addresses x 1 silent connection against 64 slots (the 600 against 512).
     static func attack(_ server: UsersServer) async throws -> ReconnectingSlowloris {

@@ -115,6 +115,45 @@ import Testing
         return (channel, ticket)
     }
 
+    @Test func connectionsInTheirGracePastTheNewestEighthAreTakenOldestFirst() throws {
+        // Sixteen slots, each held by a connection of its own address that nothing has been read
+        // from yet, as when attackers reopen every connection the moment it is closed.
+        let admission = PeerAdmission(maximumConnections: 16, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        var channels: [EmbeddedChannel] = []
+        for host in 1...16 {
+            guard let (channel, _) = try Self.admitted(admission, host) else { return }
+            channels.append(channel)
+        }
+        // Each newcomer, itself in its grace, takes the oldest: the grace protects the newest two only.
+        for (index, host) in (101...116).enumerated() {
+            guard
+                case .admitted(_, let reclaimed) = admission.admit(
+                    try Self.address("192.0.2.\(host)"), channel: EmbeddedChannel())
+            else {
+                Issue.record("newcomer \(index) was refused")
+                return
+            }
+            #expect(reclaimed === channels[index], "newcomer \(index)")
+        }
+    }
+
+    @Test func theNewestEighthOfTheSlotsKeepTheirGrace() throws {
+        let admission = PeerAdmission(maximumConnections: 16, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        for host in 1...14 {
+            guard let (_, ticket) = try Self.admitted(admission, host) else { return }
+            ticket.requestStarted()
+        }
+        // Two new connections, nothing read from them yet: an eighth of sixteen slots.
+        for host in 15...16 {
+            guard try Self.admitted(admission, host) != nil else { return }
+        }
+        guard case .refused(.serverFull) = admission.admit(try Self.address("192.0.2.17"), channel: EmbeddedChannel())
+        else {
+            Issue.record("took the slot of one of the newest connections, whose requests may be waiting unread")
+            return
+        }
+    }
+
     @Test func idleConnectionWithinItsShareIsNeverReclaimed() throws {
         let admission = PeerAdmission(maximumConnections: 3, maximumPerAddress: 4, maximumPendingPerAddress: 4)
         let client = try Self.connected()
@@ -142,5 +181,32 @@ import Testing
             Issue.record("took the idle connection of an address within its share")
             return
         }
+    }
+
+    @Test func overItsShareANetworksConnectionsInTheirGraceGoBeforeItsSendingOne() throws {
+        let admission = PeerAdmission(maximumConnections: 8, maximumPerAddress: 4, maximumPendingPerAddress: 4)
+        // 192.0.2.1 holds four: its oldest is sending its head, the other three are new.
+        guard let (sendingChannel, sending) = try Self.admitted(admission, 1) else { return }
+        sending.progressed()
+        var fresh: [EmbeddedChannel] = []
+        for _ in 0..<3 {
+            guard let (channel, _) = try Self.admitted(admission, 1) else { return }
+            fresh.append(channel)
+        }
+        // Four busy connections fill the other slots.
+        for host in 2...5 {
+            guard let (_, ticket) = try Self.admitted(admission, host) else { return }
+            ticket.requestStarted()
+        }
+        // Six networks and the newcomer's: a fair share is one slot, and 192.0.2.1 holds four.
+        guard
+            case .admitted(_, let reclaimed) = admission.admit(
+                try Self.address("192.0.2.9"), channel: EmbeddedChannel())
+        else {
+            Issue.record("refused although a network over its share held new connections")
+            return
+        }
+        #expect(reclaimed === fresh[0])
+        #expect(reclaimed !== sendingChannel)
     }
 }

@@ -6,23 +6,30 @@ internal import NIOCore
 ///
 /// Each connection is in one of three phases: *pending* (accepted, no complete request head
 /// yet), *busy* (a request is being answered) or *idle* (kept alive between requests). A busy
-/// connection is never reclaimed. A pending or idle connection costs the server a file
-/// descriptor and nothing else, so those are the ones a newcomer may take a slot from; one that
-/// is sending a request head (a byte arrived within ``progressWindow``, or it is younger than
-/// ``settleTime``) only from a network holding more than its fair share:
+/// connection is never reclaimed. A pending or idle connection is *sending* while a byte of a
+/// request head arrived within ``progressWindow``. A pending one is *in its grace* while it is
+/// younger than ``settleTime`` and nothing has been read from it, and *silent* otherwise. A
+/// network's *fair share* is the slots divided by the networks holding any (the newcomer's
+/// counted), and at least one:
 ///
 /// - A connection past its address's share (``UsersServer/Limits/maximumConnectionsPerAddress``,
 ///   or ``UsersServer/Limits/maximumPendingConnectionsPerAddress`` of them pending) is refused.
-/// - When every slot is taken, a newcomer takes a reclaimable slot, in this order: first a
-///   silent pending or idle connection of a *network* holding more than a fair share (the slots
-///   divided by the networks holding any, the newcomer's counted), then a sending one of such a
-///   network; then a silent pending connection of any network. A network within its share never
-///   loses a connection that is sending or idle: an idle one stays until its idle timeout.
-///   Within each step the network holding the most goes first, and its oldest connection. A
-///   network gives up a slot only to a newcomer whose network holds at least two fewer (or
-///   none), so attackers that reconnect whatever is closed settle into equal shares instead of
-///   displacing each other forever.
+/// - When every slot is taken, a newcomer takes a slot, in this order: a silent, in-grace or
+///   idle connection of a network holding more than its fair share, then a sending one of such
+///   a network; then a silent connection of a network within its share, and last one in its
+///   grace, but never one of the newest ``maximumInGrace`` in their grace. Within its share, a
+///   network never loses a connection that is sending or idle: an idle one stays until its idle
+///   timeout. Within each step the network holding the most goes first, and its oldest
+///   connection. A network gives up a slot only to a newcomer whose network holds at least two
+///   fewer (or none), so attackers that reconnect whatever is closed settle into equal shares
+///   instead of displacing each other forever.
 /// - When no connection is reclaimable, the newcomer is refused.
+///
+/// The grace is for a client that sends its request as soon as it has connected, before the
+/// server has read it. It is bounded because it could be gamed: attackers that reopen every
+/// connection the server closes keep all of them younger than the grace, and would otherwise
+/// leave a newcomer nothing to take. Past the newest ``maximumInGrace``, the oldest are taken
+/// as silent, so a client at an address of its own still finds a slot.
 ///
 /// A network is an IPv4 address, or an IPv6 /48: each /64 is one address for the limits above,
 /// but the /48 around it is one network for fair shares and holds at most
@@ -51,9 +58,15 @@ final class PeerAdmission: Sendable {
     /// keeps its slot; one that sent part of a head and went silent does not.
     static let progressWindow = TimeAmount.seconds(1)
 
-    /// How long a new connection counts as sending before it has sent anything: its client
-    /// sends the request once its connect completes, and the server may not have read it yet.
+    /// How long a new connection that has sent nothing is not taken for silent (its grace): its
+    /// client sends the request once its connect completes, and the server may not have read it
+    /// yet. Only the newest ``maximumInGrace`` connections of networks within their share keep it.
     static let settleTime = TimeAmount.milliseconds(100)
+
+    /// The most connections in their grace (see ``settleTime``) that keep it: an eighth of the
+    /// slots, at least one. Attackers that reconnect whatever is closed keep every connection
+    /// young; past this many, their oldest are taken as silent all the same.
+    let maximumInGrace: Int
 
     /// How many addresses' worth of connections one IPv6 /48 may hold.
     static let networkFactor = 4
@@ -117,8 +130,12 @@ final class PeerAdmission: Sendable {
         /// When a byte of a request head last arrived (`NIODeadline` uptime), 0 for never.
         var lastProgress: UInt64 = 0
         /// Whether ``PeerAdmission/settleTime`` has passed since it was admitted: until then a
-        /// request its client sent at once may be waiting unread, so it counts as sending.
+        /// request its client sent at once may be waiting unread.
         var settled = false
+
+        /// Accepted less than ``PeerAdmission/settleTime`` ago, and nothing read from it yet:
+        /// its client may have sent its request, unread so far.
+        var isInGrace: Bool { phase == .pending && !settled && lastProgress == 0 }
     }
 
     private struct Held {
@@ -175,6 +192,8 @@ final class PeerAdmission: Sendable {
         /// A complete request head arrived.
         func requestStarted() {
             admission.state.withLockedValue { state in
+                // Bytes that arrive from now on are the next request's.
+                state.connections[serial]?.lastProgress = 0
                 state.move(serial) { phase in
                     if case .busy(let count) = phase { return .busy(count + 1) }
                     return .busy(1)
@@ -220,6 +239,7 @@ final class PeerAdmission: Sendable {
         self.maximumPerAddress = maximumPerAddress
         self.maximumPendingPerAddress = maximumPendingPerAddress
         self.maximumRefusals = max(1, maximumRefusals)
+        self.maximumInGrace = max(1, maximumConnections / 8)
     }
 
     /// Admits `channel`, connected from `address`, taking a slot from another connection when
@@ -294,12 +314,25 @@ final class PeerAdmission: Sendable {
         let floor = held == 0 ? 1 : held + 2
         let share = max(1, maximumConnections / (state.networks.count + (held == 0 ? 1 : 0)))
         let window = UInt64(Self.progressWindow.nanoseconds)
+        // The connections in their grace that keep it: the newest `maximumInGrace` of those of
+        // networks within their share (over its share, a network's connections have no grace).
+        var inGrace: [UInt64] = []
+        for (serial, entry) in state.connections where entry.isInGrace {
+            if state.networks[entry.key.network]?.connections ?? 0 <= share { inGrace.append(serial) }
+        }
+        let keepsGrace: UInt64
+        if inGrace.count > maximumInGrace {
+            inGrace.sort(by: >)
+            keepsGrace = inGrace[maximumInGrace - 1]
+        } else {
+            keepsGrace = 0
+        }
         // Smaller ranks go first: (tier, -weight, serial).
         var best: (tier: Int, weight: Int, serial: UInt64)?
         for (serial, entry) in state.connections where entry.phase.isReclaimable {
-            let sending = !entry.settled || (entry.lastProgress != 0 && now &- entry.lastProgress < window)
             let weight = state.networks[entry.key.network]?.connections ?? 0
             guard weight >= floor else { continue }
+            let sending = entry.lastProgress != 0 && now &- entry.lastProgress < window
             let tier: Int
             if weight > share {
                 tier = sending ? 1 : 0
@@ -307,8 +340,12 @@ final class PeerAdmission: Sendable {
                 // Within its network's share, a connection sending its head, or idle between
                 // requests, keeps its slot until its idle timeout.
                 continue
-            } else {
+            } else if !entry.isInGrace {
                 tier = 2
+            } else if serial < keepsGrace {
+                tier = 3
+            } else {
+                continue
             }
             if let current = best,
                 (current.tier, -current.weight, current.serial) < (tier, -weight, serial)
