@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -208,5 +209,62 @@ import Testing
         }
         #expect(reclaimed === fresh[0])
         #expect(reclaimed !== sendingChannel)
+    }
+
+    /// Four slots: a new connection from 192.0.2.1 nothing has been read from, three busy ones,
+    /// and 192.0.2.9 answered `503` (every slot taken). One busy connection ends; 192.0.2.9's
+    /// next connection takes its slot at once, sooner than the `Retry-After` it was told.
+    static func toldToWaitAndBack(
+        retryAfter: TimeAmount, waiting: TimeAmount = .zero
+    ) throws -> (PeerAdmission, fresh: EmbeddedChannel, back: EmbeddedChannel)? {
+        let admission = PeerAdmission(
+            maximumConnections: 4, maximumPerAddress: 4, maximumPendingPerAddress: 4, retryAfter: retryAfter)
+        guard let (fresh, _) = try admitted(admission, 1) else { return nil }
+        var busy: [PeerAdmission.Ticket] = []
+        for host in 2...4 {
+            guard let (_, ticket) = try admitted(admission, host) else { return nil }
+            ticket.requestStarted()
+            busy.append(ticket)
+        }
+        guard case .refused(.serverFull) = admission.admit(try address("192.0.2.9"), channel: EmbeddedChannel()) else {
+            Issue.record("192.0.2.9 took the slot of the newest connection")
+            return nil
+        }
+        busy[0].release()
+        if waiting > .zero { Thread.sleep(forTimeInterval: Double(waiting.nanoseconds) / 1e9) }
+        guard let (back, _) = try admitted(admission, 9) else { return nil }
+        return (admission, fresh, back)
+    }
+
+    @Test func connectionOpenedSoonerThanItsNetworkWasToldToRetryHasNoGrace() throws {
+        guard let (admission, fresh, back) = try Self.toldToWaitAndBack(retryAfter: .seconds(1)) else { return }
+        // Both have sent nothing and are younger than 100 ms; 192.0.2.1's is the older. Only it has
+        // a grace: the newcomer takes the slot of the connection that came back too soon.
+        guard
+            case .admitted(_, let reclaimed) = admission.admit(
+                try Self.address("192.0.2.10"), channel: EmbeddedChannel())
+        else {
+            Issue.record("refused although a connection without a grace held a slot")
+            return
+        }
+        #expect(reclaimed === back)
+        #expect(reclaimed !== fresh)
+    }
+
+    @Test func connectionOpenedAfterItsNetworksRetryAfterHasItsGrace() throws {
+        // Told to wait 1 ms, back after 20 ms: both new connections are in their grace, and the
+        // older goes first.
+        guard
+            let (admission, fresh, _) = try Self.toldToWaitAndBack(
+                retryAfter: .milliseconds(1), waiting: .milliseconds(20))
+        else { return }
+        guard
+            case .admitted(_, let reclaimed) = admission.admit(
+                try Self.address("192.0.2.10"), channel: EmbeddedChannel())
+        else {
+            Issue.record("refused although a connection in its grace was past the newest")
+            return
+        }
+        #expect(reclaimed === fresh)
     }
 }

@@ -8,7 +8,8 @@ internal import NIOCore
 /// yet), *busy* (a request is being answered) or *idle* (kept alive between requests). A busy
 /// connection is never reclaimed. A pending or idle connection is *sending* while a byte of a
 /// request head arrived within ``progressWindow``. A pending one is *in its grace* while it is
-/// younger than ``settleTime`` and nothing has been read from it, and *silent* otherwise. A
+/// younger than ``settleTime`` and nothing has been read from it, unless its network was
+/// answered `503` less than ``retryAfter`` before it connected; otherwise it is *silent*. A
 /// network's *fair share* is the slots divided by the networks holding any (the newcomer's
 /// counted), and at least one:
 ///
@@ -16,20 +17,24 @@ internal import NIOCore
 ///   or ``UsersServer/Limits/maximumPendingConnectionsPerAddress`` of them pending) is refused.
 /// - When every slot is taken, a newcomer takes a slot, in this order: a silent, in-grace or
 ///   idle connection of a network holding more than its fair share, then a sending one of such
-///   a network; then a silent connection of a network within its share, and last one in its
-///   grace, but never one of the newest ``maximumInGrace`` in their grace. Within its share, a
-///   network never loses a connection that is sending or idle: an idle one stays until its idle
-///   timeout. Within each step the network holding the most goes first, and its oldest
-///   connection. A network gives up a slot only to a newcomer whose network holds at least two
-///   fewer (or none), so attackers that reconnect whatever is closed settle into equal shares
-///   instead of displacing each other forever.
+///   a network; then, of a network within its share, a silent connection opened sooner than its
+///   network was told to retry, any other silent one, and last one in its grace, but never one
+///   of the newest ``maximumInGrace`` in their grace. Within its share, a network never loses a
+///   connection that is sending or idle: an idle one stays until its idle timeout. Within each
+///   step the network holding the most goes first, and its oldest connection. A network gives
+///   up a slot only to a newcomer whose network holds at least two fewer (or none), so attackers
+///   that reconnect whatever is closed settle into equal shares instead of displacing each
+///   other forever.
 /// - When no connection is reclaimable, the newcomer is refused.
 ///
 /// The grace is for a client that sends its request as soon as it has connected, before the
 /// server has read it. It is bounded because it could be gamed: attackers that reopen every
-/// connection the server closes keep all of them younger than the grace, and would otherwise
-/// leave a newcomer nothing to take. Past the newest ``maximumInGrace``, the oldest are taken
-/// as silent, so a client at an address of its own still finds a slot.
+/// connection the server closes keep all of theirs younger than the grace, and would otherwise
+/// leave a newcomer nothing to take. Their connections come back sooner than the `Retry-After`
+/// they were answered, so they have no grace and go first; and past the newest
+/// ``maximumInGrace`` in their grace, the oldest are taken all the same. A client at an address
+/// of its own therefore finds a slot, and its own new connection is taken only when no
+/// connection that came back too soon is left, even if its request is read late.
 ///
 /// A network is an IPv4 address, or an IPv6 /48: each /64 is one address for the limits above,
 /// but the /48 around it is one network for fair shares and holds at most
@@ -60,13 +65,22 @@ final class PeerAdmission: Sendable {
 
     /// How long a new connection that has sent nothing is not taken for silent (its grace): its
     /// client sends the request once its connect completes, and the server may not have read it
-    /// yet. Only the newest ``maximumInGrace`` connections of networks within their share keep it.
+    /// yet. Only the newest ``maximumInGrace`` connections of networks within their share keep
+    /// it, and a connection opened sooner than its network was told to retry has none.
     static let settleTime = TimeAmount.milliseconds(100)
 
     /// The most connections in their grace (see ``settleTime``) that keep it: an eighth of the
     /// slots, at least one. Attackers that reconnect whatever is closed keep every connection
     /// young; past this many, their oldest are taken as silent all the same.
     let maximumInGrace: Int
+
+    /// What a `503` tells its client to wait (`Retry-After`): a network's connection opened
+    /// sooner than that after one has no grace (see ``settleTime``).
+    let retryAfter: TimeAmount
+
+    /// The most networks remembered as answered `503` per period of ``retryAfter`` (four per
+    /// slot); past it, more are not remembered, and their connections have the usual grace.
+    let maximumRemembered: Int
 
     /// How many addresses' worth of connections one IPv6 /48 may hold.
     static let networkFactor = 4
@@ -132,10 +146,13 @@ final class PeerAdmission: Sendable {
         /// Whether ``PeerAdmission/settleTime`` has passed since it was admitted: until then a
         /// request its client sent at once may be waiting unread.
         var settled = false
+        /// Whether it may have a grace at all: not when its network was answered `503` less than
+        /// ``PeerAdmission/retryAfter`` before it connected (its client did not wait as told).
+        var mayHaveGrace = true
 
         /// Accepted less than ``PeerAdmission/settleTime`` ago, and nothing read from it yet:
         /// its client may have sent its request, unread so far.
-        var isInGrace: Bool { phase == .pending && !settled && lastProgress == 0 }
+        var isInGrace: Bool { mayHaveGrace && phase == .pending && !settled && lastProgress == 0 }
     }
 
     private struct Held {
@@ -151,6 +168,13 @@ final class PeerAdmission: Sendable {
         var nextSerial: UInt64 = 0
         /// Refused connections still open, by serial number.
         var refusals: [UInt64: any Channel] = [:]
+        /// When networks were last answered `503`: those of the current period of
+        /// ``PeerAdmission/retryAfter``, and of the one before (which holds every answer of the
+        /// last `retryAfter` that is not in the current one). Each holds at most
+        /// ``PeerAdmission/maximumRemembered`` networks.
+        var toldToWait: [Network: UInt64] = [:]
+        var toldToWaitBefore: [Network: UInt64] = [:]
+        var periodStarted: UInt64 = 0
 
         mutating func remove(_ serial: UInt64) -> Entry? {
             guard let entry = connections.removeValue(forKey: serial) else { return nil }
@@ -165,6 +189,28 @@ final class PeerAdmission: Sendable {
             network.pending -= pending
             networks[entry.key.network] = network.connections == 0 ? nil : network
             return entry
+        }
+
+        /// Remembers that `network` was answered `503` at `now`, for one `period` (at most
+        /// `remembering` networks a period).
+        mutating func toldToWait(_ network: Network, now: UInt64, period: UInt64, remembering: Int) {
+            startPeriod(now: now, period: period)
+            if toldToWait.count < remembering || toldToWait[network] != nil { toldToWait[network] = now }
+        }
+
+        /// Whether `network` was answered `503` less than `period` before `now`.
+        mutating func wasToldToWait(_ network: Network, now: UInt64, period: UInt64) -> Bool {
+            guard !toldToWait.isEmpty || !toldToWaitBefore.isEmpty else { return false }
+            startPeriod(now: now, period: period)
+            guard let told = toldToWait[network] ?? toldToWaitBefore[network] else { return false }
+            return now &- told < period
+        }
+
+        private mutating func startPeriod(now: UInt64, period: UInt64) {
+            guard now &- periodStarted >= period else { return }
+            toldToWaitBefore = now &- periodStarted >= 2 * period ? [:] : toldToWait
+            toldToWait = [:]
+            periodStarted = now
         }
 
         mutating func move(_ serial: UInt64, _ change: (Phase) -> Phase) {
@@ -234,12 +280,18 @@ final class PeerAdmission: Sendable {
     ///   - maximumPerAddress: The most connections one address may hold.
     ///   - maximumPendingPerAddress: The most of them that may be waiting for a complete request head.
     ///   - maximumRefusals: The most refused connections held open while their clients read the answer.
-    init(maximumConnections: Int, maximumPerAddress: Int, maximumPendingPerAddress: Int, maximumRefusals: Int = 16) {
+    ///   - retryAfter: What a `503` tells its client to wait.
+    init(
+        maximumConnections: Int, maximumPerAddress: Int, maximumPendingPerAddress: Int, maximumRefusals: Int = 16,
+        retryAfter: TimeAmount = .seconds(1)
+    ) {
         self.maximumConnections = maximumConnections
         self.maximumPerAddress = maximumPerAddress
         self.maximumPendingPerAddress = maximumPendingPerAddress
         self.maximumRefusals = max(1, maximumRefusals)
         self.maximumInGrace = max(1, maximumConnections / 8)
+        self.retryAfter = retryAfter
+        self.maximumRemembered = max(256, maximumConnections.multipliedReportingOverflow(by: 4).partialValue)
     }
 
     /// Admits `channel`, connected from `address`, taking a slot from another connection when
@@ -256,24 +308,38 @@ final class PeerAdmission: Sendable {
                     _ = state.remove(serial)
                 }
             }
+            let period = UInt64(retryAfter.nanoseconds)
             let held = state.peers[key, default: Held()]
             guard held.connections < maximumPerAddress, held.pending < maximumPendingPerAddress else {
+                state.toldToWait(key.network, now: now, period: period, remembering: maximumRemembered)
                 return .refused(.addressAtLimit)
             }
             if case .v6 = key {
                 let network = state.networks[key.network, default: Held()]
                 guard network.connections < maximumPerAddress * Self.networkFactor,
                     network.pending < maximumPendingPerAddress * Self.networkFactor
-                else { return .refused(.addressAtLimit) }
+                else {
+                    state.toldToWait(key.network, now: now, period: period, remembering: maximumRemembered)
+                    return .refused(.addressAtLimit)
+                }
             }
             var reclaimed: Entry?
             if state.connections.count >= maximumConnections {
-                guard let victim = victim(in: state, for: key, now: now) else { return .refused(.serverFull) }
+                guard let victim = victim(in: state, for: key, now: now) else {
+                    state.toldToWait(key.network, now: now, period: period, remembering: maximumRemembered)
+                    return .refused(.serverFull)
+                }
                 reclaimed = state.remove(victim)
+                // A pending connection whose slot is taken is answered `503` too.
+                if let reclaimed, reclaimed.phase == .pending {
+                    state.toldToWait(reclaimed.key.network, now: now, period: period, remembering: maximumRemembered)
+                }
             }
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.connections[serial] = Entry(key: key, channel: channel)
+            var entry = Entry(key: key, channel: channel)
+            entry.mayHaveGrace = !state.wasToldToWait(key.network, now: now, period: period)
+            state.connections[serial] = entry
             state.peers[key, default: Held()].connections += 1
             state.peers[key, default: Held()].pending += 1
             state.networks[key.network, default: Held()].connections += 1
@@ -340,10 +406,13 @@ final class PeerAdmission: Sendable {
                 // Within its network's share, a connection sending its head, or idle between
                 // requests, keeps its slot until its idle timeout.
                 continue
-            } else if !entry.isInGrace {
+            } else if !entry.mayHaveGrace {
+                // Opened before the `Retry-After` its network was told, and nothing read since.
                 tier = 2
-            } else if serial < keepsGrace {
+            } else if !entry.isInGrace {
                 tier = 3
+            } else if serial < keepsGrace {
+                tier = 4
             } else {
                 continue
             }

@@ -217,7 +217,8 @@ public final class UsersServer: Sendable {
             maximumConnections: limits.maximumConnections,
             maximumPerAddress: limits.maximumConnectionsPerAddress,
             maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress,
-            maximumRefusals: limits.maximumRefusals
+            maximumRefusals: limits.maximumRefusals,
+            retryAfter: .seconds(Int64(limits.retryAfterSeconds))
         )
         let retryAfter = limits.retryAfterSeconds
         let application = Application(
