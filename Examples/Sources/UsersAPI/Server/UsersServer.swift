@@ -88,19 +88,27 @@ public final class UsersServer: Sendable {
     ///
     /// All addresses share one budget of ``maximumConnections`` slots, shared out fairly by
     /// network (an IPv4 address, an IPv6 /48). A connection answering a request is never
-    /// reclaimed, nor one sending its request head (a byte within the last second) unless its
-    /// network holds more than its fair share (the slots divided by the networks holding any).
-    /// When every slot is taken, a newcomer takes, in this order: a silent pending or idle
-    /// connection of a network over its share, a sending one of such a network, a silent pending
-    /// connection of any network, and last an idle keep-alive one; always from the network
-    /// holding the most (at least two more than the newcomer's), its oldest first. A client at
-    /// an address of its own is therefore served at once while other addresses hold silent or
-    /// idle connections, however many addresses they use. A request head must be complete
-    /// ``idleTimeout`` after the connection starts waiting for it. A connection the server will not take, past its
-    /// address's share or when no slot can be reclaimed, is answered `503 Service
-    /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed; the refused wait for
-    /// their clients to read that in a pool of their own whose oldest is closed when it is
-    /// full, so refusals never stop the server accepting and its listen queue drains.
+    /// reclaimed. While its network holds no more than its fair share (the slots divided by the
+    /// networks holding any, at least one), neither is a connection sending its request head (a
+    /// byte within the last second), one kept alive between requests, nor one of the newest
+    /// eighth of the slots among connections accepted in the last 100 ms and not yet read from
+    /// (their grace, for a request sent on connecting and not read yet). A connection opened
+    /// sooner than ``retryAfter`` after its network was answered `503` has no grace. When every
+    /// slot is taken, a newcomer takes, in this order: a silent, unread or idle connection of a
+    /// network over its share, a sending one of such a network; then, of a network within its
+    /// share, an unread connection opened before its ``retryAfter`` was up, a silent one
+    /// (nothing read 100 ms after it was accepted, or no byte of its head for a second), and
+    /// last an older one in its grace; always from the network holding the most (at least two
+    /// more than the newcomer's), its oldest first. A client at an address of its own is
+    /// therefore served while other addresses hold connections that send nothing, however many
+    /// addresses they use and however fast they reopen them, and a client's one kept-alive
+    /// connection stays open until ``idleTimeout``.
+    /// A request head must be complete ``idleTimeout`` after the connection starts waiting for
+    /// it. A connection the server will not take, past its address's share or when no slot can
+    /// be reclaimed, is answered `503 Service Unavailable` with a `Retry-After` of
+    /// ``retryAfter`` and closed; the refused wait for their clients to read that in a pool of
+    /// their own whose oldest is closed when it is full, so refusals never stop the server
+    /// accepting and its listen queue drains.
     public struct Limits: Sendable, Hashable {
         /// How long a connection may wait for a complete request head (from its start, or from
         /// the end of the previous response), or go without a body part, before the server
@@ -130,6 +138,7 @@ public final class UsersServer: Sendable {
         /// closed (a reconnecting slowloris) holds this many slots, not all of them.
         public var maximumPendingConnectionsPerAddress: Int
         /// What a refused connection's `Retry-After` says, in whole seconds (rounded up, at least 1).
+        /// A connection its network opens sooner than that has no grace (see ``Limits``).
         public var retryAfter: Duration
 
         /// Creates limits.
