@@ -208,7 +208,7 @@ final class PeerAdmission: Sendable {
 
         private mutating func startPeriod(now: UInt64, period: UInt64) {
             guard now &- periodStarted >= period else { return }
-            toldToWaitBefore = now &- periodStarted >= 2 * period ? [:] : toldToWait
+            toldToWaitBefore = (now &- periodStarted) / 2 >= period ? [:] : toldToWait
             toldToWait = [:]
             periodStarted = now
         }
@@ -407,7 +407,7 @@ final class PeerAdmission: Sendable {
                 // requests, keeps its slot until its idle timeout.
                 continue
             } else if !entry.mayHaveGrace {
-                // Opened before the `Retry-After` its network was told, and nothing read since.
+                // Opened before the `Retry-After` its network was told was up, and not sending.
                 tier = 2
             } else if !entry.isInGrace {
                 tier = 3

@@ -227,7 +227,8 @@ public final class UsersServer: Sendable {
             maximumPerAddress: limits.maximumConnectionsPerAddress,
             maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress,
             maximumRefusals: limits.maximumRefusals,
-            retryAfter: .seconds(Int64(limits.retryAfterSeconds))
+            // Remembered for at most a day, whatever the header says.
+            retryAfter: .seconds(Int64(min(limits.retryAfterSeconds, 86_400)))
         )
         let retryAfter = limits.retryAfterSeconds
         let application = Application(
