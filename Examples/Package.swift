@@ -14,11 +14,14 @@ let package = Package(
         .library(name: "UsersAPI", targets: ["UsersAPI"]),
         .executable(name: "demo", targets: ["demo"]),
         .executable(name: "users-server", targets: ["users-server"]),
+        .library(name: "AsyncHTTPTransport", targets: ["AsyncHTTPTransport"]),
     ],
     dependencies: [
         .package(name: "DependencyKit", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The demo's HTTP transport: a decompression limit that stops a gzip bomb as it inflates.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // SHA-256 and PBKDF2 for the server's tokens and passwords (BoringSSL on Linux).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -49,10 +52,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "AsyncHTTPTransport",
+            dependencies: [
+                .product(name: "AppCore", package: "DependencyKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "demo",
             dependencies: [
                 "UsersAPI",
+                "AsyncHTTPTransport",
                 .product(name: "AppCore", package: "DependencyKit"),
                 .product(name: "DependencyKit", package: "DependencyKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -90,8 +106,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AsyncHTTPTransportTests",
+            dependencies: [
+                "AsyncHTTPTransport",
+                "UsersAPI",
+                .product(name: "AppCore", package: "DependencyKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "UsersAPITests",
-            dependencies: ["UsersAPI"],
+            dependencies: [
+                "UsersAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],

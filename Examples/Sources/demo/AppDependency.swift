@@ -1,10 +1,11 @@
 import AppCore
+import AsyncHTTPTransport
 import DependencyKit
 import Foundation
 
 /// The demo's composition root: AppCore's graph with this app's server, limits and cache.
 ///
-/// Overriding three resolves is all it takes: every worker resolved afterwards talks to
+/// Overriding four resolves is all it takes: every worker resolved afterwards talks to
 /// `baseURL` with these limits and caches in `cacheDirectory`, because `CoreDependency`
 /// builds each value by calling `self`'s resolves. Every other resolve is inherited from
 /// `CoreDependency` unchanged; the demo prints which is which, from a trace.
@@ -41,6 +42,13 @@ class AppDependency: CoreDependency, @unchecked Sendable {
                 allowsInsecureHTTP: settings.allowsInsecureHTTP
             )
         }
+    }
+
+    // The network leaf: AsyncHTTPClient, whose decompression stops at the limit (on Linux,
+    // URLSession inflates a compressed body to its end first). Still `live`: a guarded test that
+    // reaches it without an override is told which resolve to override.
+    override func resolveHTTPService() -> any HTTPServiceType {
+        live { AsyncHTTPService(configuration: resolveHTTPConfiguration()) }
     }
 
     override func resolveUsersCacheDirectory() -> URL { fresh { settings.cacheDirectory } }

@@ -8,6 +8,8 @@ import Testing
 /// The demo teaches the pattern: these tests run it end to end, in-process server and all, and
 /// read what it prints.
 @Suite struct DemoTranscriptTests {
+    /// The whole flow — sign-up, log-in, the users, log-out — runs over the AsyncHTTPClient
+    /// transport that `AppDependency` swaps in, and the transcript names it.
     @Test func containerSectionListsOverriddenResolvesApartFromInheritedOnes() async throws {
         let lines = try await runDemo()
         let start = try #require(lines.firstIndex(of: "Container: AppDependency, a CoreDependency subclass"))
@@ -15,20 +17,20 @@ import Testing
         #expect(
             section == [
                 "overridden in AppDependency",
+                "resolveHTTPService() → AsyncHTTPService",
                 "resolveHTTPConfiguration() → HTTPConfiguration",
                 "resolveUsersCache() → UsersFileCacheStore",
                 "resolveUsersCacheDirectory() → URL",
                 "inherited from CoreDependency",
                 "resolveAuthenticationWorker() → AuthenticationWorker",
                 "resolveAuthenticationService() → AuthenticationNetworkService",
-                "resolveHTTPService() → HTTPService",
                 "resolveUsersWorker() → UsersWorker",
                 "resolveUsersStore() → UsersNetworkStore",
             ]
         )
         #expect(
             lines[start + 11]
-                == "  cascade: UsersWorker → UsersNetworkStore → HTTPService → HTTPConfiguration"
+                == "  cascade: UsersWorker → UsersNetworkStore → AsyncHTTPService → HTTPConfiguration"
                 + " (AppDependency's override)"
         )
     }
@@ -75,15 +77,13 @@ import Testing
                     + " [fresh, AppDependency, inherited from CoreDependency]",
                 "└─ resolveAuthenticationService() → AuthenticationNetworkService as AuthenticationService"
                     + " [fresh, AppDependency, inherited from CoreDependency]",
-                "   └─ resolveHTTPService() → HTTPService as HTTPServiceType"
-                    + " [live, AppDependency, inherited from CoreDependency]",
+                "   └─ resolveHTTPService() → AsyncHTTPService as HTTPServiceType [live, AppDependency]",
                 "      └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, AppDependency]",
                 "resolveUsersWorker() → UsersWorker as UsersWorkerType"
                     + " [fresh, AppDependency, inherited from CoreDependency]",
                 "├─ resolveUsersStore() → UsersNetworkStore as UsersStore"
                     + " [fresh, AppDependency, inherited from CoreDependency]",
-                "│  └─ resolveHTTPService() → HTTPService as HTTPServiceType"
-                    + " [live, AppDependency, inherited from CoreDependency]",
+                "│  └─ resolveHTTPService() → AsyncHTTPService as HTTPServiceType [live, AppDependency]",
                 "│     └─ resolveHTTPConfiguration() → HTTPConfiguration [fresh, AppDependency]",
                 "└─ resolveUsersCache() → UsersFileCacheStore as UsersCacheStore [fresh, AppDependency]",
                 "   └─ resolveUsersCacheDirectory() → URL [fresh, AppDependency]",

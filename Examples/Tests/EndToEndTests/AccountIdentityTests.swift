@@ -131,12 +131,67 @@ import UsersAPI
         }
     }
 
-    @Test(arguments: ["\u{200D}", "\u{202E}\u{2066}", "\u{FEFF} \u{200B}", "\u{3164}", "\u{E0041}\u{E0042}", "\u{301}"])
+    @Test(arguments: [
+        "\u{200D}", "\u{202E}\u{2066}", "\u{FEFF} \u{200B}", "\u{3164}", "\u{E0041}\u{E0042}", "\u{301}",
+        "\u{2800}", "\u{FFFC}", "\u{2800}\u{2800} \u{FFFC}", "\u{1D159}",
+    ])
     func nameThatShowsNothingIsRefused(name: String) async throws {
         try await withUsersServer { server in
             let reply = try await Self.signUp("ada@x.io", name: name, on: server)
             #expect(reply.status == 400)
             #expect(reply.text.contains("name must") && reply.text.contains("visible"))
+        }
+    }
+
+    /// Labels a browser would show as Punycode because they mix scripts (UTS #39, Highly
+    /// Restrictive), or spell a Latin word in Cyrillic under a Latin top-level domain.
+    static let lookalikeDomains = [
+        "u5@p\u{430}ypal.example",  // Cyrillic а among Latin letters
+        "u5@xn--pypal-4ve.example",  // the same label as its Punycode
+        "u5@paypa\u{3B9}.example",  // Greek iota
+        "u5@\u{440}\u{430}\u{443}\u{440}\u{430}\u{4CF}.example",  // раурaӏ: Cyrillic letters with Latin twins
+        "u5@\u{5B89}\u{5BA4}\u{3131}\u{3042}.example",  // Han, Hangul and Hiragana in one label
+    ]
+
+    @Test func mixedScriptDomainIsRefusedAndNeverOpensASecondAccount() async throws {
+        try await withUsersServer { server in
+            #expect(try await Self.signUp("u5@paypal.example", on: server).status == 201)
+            for email in Self.lookalikeDomains {
+                let reply = try await Self.signUp(email, on: server)
+                #expect(reply.status == 400, "\(email)")
+                #expect(try await Self.logIn(email, on: server).status != 200, "\(email)")
+            }
+            // Single-script and CJK labels, and Cyrillic under a Cyrillic top-level domain, are fine.
+            for email in [
+                "a@b\u{FC}cher.example", "b@\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.example",
+                "c@\u{440}\u{430}\u{443}.\u{440}\u{444}", "d@\u{65E5}\u{672C}\u{3054}jp.example",
+                "e@\u{D55C}\u{AD6D}\u{C5B4}.example", "f@\u{3b1}\u{3b2}\u{3b3}.example",
+            ] {
+                #expect(try await Self.signUp(email, on: server).status == 201, "\(email)")
+            }
+        }
+    }
+
+    /// Signs up over a raw socket, for addresses URLSession cannot reach on Linux (`[::1]`).
+    static func rawSignUp(on server: UsersServer, _ email: String, name: String) async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: ["name": name, "email": email, "password": password])
+        let socket = try RawSocket(port: server.port, host: "::1", timeout: 10)
+        try socket.send(
+            "POST /auth/signup HTTP/1.1\r\nHost: [::1]\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n" + String(decoding: body, as: UTF8.self))
+        return await socket.reply(within: 20)
+    }
+
+    @Test func mixedScriptDomainAndBlankNameAreRefusedOverIPv6Loopback() async throws {
+        try await withUsersServer(host: "::1") { server in
+            let created = try await Self.rawSignUp(on: server, "u5@paypal.example", name: "Ada")
+            #expect(created.hasPrefix("HTTP/1.1 201"))
+            #expect(
+                try await Self.rawSignUp(on: server, "u5@p\u{430}ypal.example", name: "Ada").hasPrefix("HTTP/1.1 400"))
+            #expect(
+                try await Self.rawSignUp(on: server, "u6@paypal.example", name: "\u{2800}").hasPrefix("HTTP/1.1 400"))
+            #expect(
+                try await Self.rawSignUp(on: server, "u7@paypal.example", name: "\u{FFFC}").hasPrefix("HTTP/1.1 400"))
         }
     }
 }

@@ -82,3 +82,28 @@ import Testing
         #expect(DomainName.canonical(String(repeating: "\u{FC}", count: 60) + ".example", map: fold) == nil)
     }
 }
+
+/// Labels as a browser shows them: one script, or a combination one language writes in.
+@Suite struct DomainScriptTests {
+    static func canonical(_ domain: String) -> String? { DomainName.canonical(domain, map: AccountFields.fold) }
+
+    @Test func labelMixingLatinWithCyrillicOrGreekIsRefused() {
+        #expect(Self.canonical("paypal.example") == "paypal.example")
+        #expect(Self.canonical("p\u{430}ypal.example") == nil)
+        #expect(Self.canonical("xn--pypal-4ve.example") == nil)
+        #expect(Self.canonical("paypa\u{3B9}.example") == nil)
+        #expect(Self.canonical("\u{440}\u{430}\u{443}\u{440}\u{430}\u{4CF}.example") == nil)
+    }
+
+    @Test func labelInOneScriptOrInAJapaneseChineseOrKoreanMixIsKept() {
+        for domain in [
+            "b\u{FC}cher.example", "\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.example",
+            "\u{440}\u{430}\u{443}.\u{440}\u{444}", "\u{65E5}\u{672C}\u{3054}jp.example", "\u{30C6}\u{30B9}\u{30C8}.jp",
+            "\u{D55C}\u{AD6D}\u{C5B4}.example", "\u{4E2D}\u{6587}\u{3105}.example", "abc-123.example",
+            "\u{915}\u{93F}\u{924}\u{93E}\u{92C}.example",
+        ] {
+            #expect(Self.canonical(domain) != nil, "\(domain)")
+        }
+        #expect(Self.canonical("\u{5B89}\u{3131}\u{3042}.example") == nil)
+    }
+}

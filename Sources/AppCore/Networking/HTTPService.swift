@@ -19,6 +19,14 @@
 ///   in: a `Content-Length` over the limit is rejected before the body is read, and a body that
 ///   grows past it is cancelled. Requests ask for `Accept-Encoding: identity`; a compressed body
 ///   sent anyway counts by its decoded size, and memory stays bounded even for a gzip bomb.
+///   Where the body stops depends on the platform's URL loading system. On Apple platforms
+///   `URLSession` hands over the decoded body as it inflates, so the limit stops a bomb within a
+///   few chunks. On Linux, FoundationNetworking inflates inside libcurl's read pass and
+///   cancelling waits for that pass: 2 MiB of gzip that inflates to 2 GiB ends in
+///   ``HTTPError/responseTooLarge(limit:)`` at a 1 MiB limit only after about 18 s, most of it
+///   CPU. A Linux app that talks to servers it does not trust should resolve a transport that
+///   inflates under the limit instead, such as the repository's `Examples` package's
+///   `AsyncHTTPService` (AsyncHTTPClient), by overriding ``Dependency/resolveHTTPService()``.
 /// - Refuses a timeout outside ``HTTPConfiguration/timeoutRange`` with
 ///   ``HTTPError/invalidConfiguration(_:)`` before anything is sent.
 /// - Ends every call exactly once, whatever the transport reports: when the task making the call

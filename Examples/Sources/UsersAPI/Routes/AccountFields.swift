@@ -20,7 +20,8 @@ enum AccountFields {
     /// embeddings, isolates and marks (U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C), which
     /// would reorder the text around the name wherever it is shown; zero-width joiners and
     /// spaces, the byte-order mark and tag characters, which show nothing. What is left must
-    /// show something: a letter, digit, punctuation mark or symbol.
+    /// show something: a letter, digit, punctuation mark or symbol that a font draws as more
+    /// than blank space (not the braille blank U+2800 or U+FFFC, see ``blanks``).
     /// - Throws: ``APIError`` 400 naming the field when it is empty, too long, holds a control
     ///   character (NUL among them: SQLite would keep only the text before it), or shows nothing.
     static func validName(_ raw: String) throws(APIError) -> String {
@@ -47,9 +48,9 @@ enum AccountFields {
 
     /// Whether `scalar` draws something by itself: a letter, a digit, a punctuation mark, a
     /// symbol or a spacing mark, and not a default-ignorable code point (Hangul fillers are
-    /// letters that draw nothing).
+    /// letters that draw nothing) nor one of the ``blanks``.
     static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
-        guard !scalar.properties.isDefaultIgnorableCodePoint else { return false }
+        guard !scalar.properties.isDefaultIgnorableCodePoint, !blanks.contains(scalar) else { return false }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .spacingMark, .decimalNumber, .letterNumber, .otherNumber,
@@ -61,6 +62,16 @@ enum AccountFields {
             return false
         }
     }
+
+    /// Letters and symbols by category that fonts draw as empty space or as nothing: the
+    /// braille pattern blank (U+2800), the object replacement character (U+FFFC, a stand-in for
+    /// an embedded object that is not there), the interlinear annotation marks (U+FFF9–FFFB),
+    /// the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the musical null notehead
+    /// (U+1D159), and the Khitan small script filler (U+16FE4).
+    static let blanks: Set<Unicode.Scalar> = [
+        "\u{2800}", "\u{FFFC}", "\u{FFF9}", "\u{FFFA}", "\u{FFFB}", "\u{115F}", "\u{1160}", "\u{3164}",
+        "\u{FFA0}", "\u{1D159}", "\u{16FE4}",
+    ]
 
     /// The one spelling of an email address under which its account is stored and found.
     ///

@@ -133,7 +133,9 @@ enum DomainName {
     /// Unicode and ASCII spellings, composed or decomposed, agree.
     /// - Returns: The labels joined by dots, or `nil` when a label is empty, is not valid
     ///   Punycode after `xn--`, decodes to plain ASCII (not a spelling IDNA produces), holds a
-    ///   dot, `@`, white space or a control character, or is longer than DNS allows in ASCII.
+    ///   dot, `@`, white space or a control character, is longer than DNS allows in ASCII, or
+    ///   mixes scripts as no language does (see ``looksLikeItself(_:topLevel:)``): a browser
+    ///   would show such a label as Punycode, and it could pass for an account's real domain.
     static func canonical(_ domain: some StringProtocol, map: (String) -> String) -> String? {
         var labels: [String] = []
         for label in domain.split(separator: ".", omittingEmptySubsequences: false) {
@@ -149,6 +151,9 @@ enum DomainName {
             else { return nil }
             labels.append(unicode)
         }
+        // Last, once the top-level domain is known: a whole-script lookalike depends on it.
+        let topLevel = labels.last ?? ""
+        guard labels.allSatisfy({ looksLikeItself($0, topLevel: topLevel) }) else { return nil }
         return labels.joined(separator: ".")
     }
 

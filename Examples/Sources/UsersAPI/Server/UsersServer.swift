@@ -86,21 +86,34 @@ public final class UsersServer: Sendable {
     /// What the server allows a connection, so that idle or half-open connections cannot use up
     /// its file descriptors and lock legitimate clients out, however many addresses they come from.
     ///
-    /// All addresses share one budget of ``maximumConnections`` slots. A connection that has
-    /// not yet sent a complete request head, or is idle between requests, holds its slot only
-    /// until someone needs it: when every slot is taken, a newcomer takes the slot of the
-    /// oldest such connection of the address holding the most connections, if that address
-    /// holds more than the newcomer's would with it (any, for an address that holds none). A
-    /// client at an address of its own is therefore served at once while other addresses hold
-    /// pending or idle connections, whether they trickle half-requests or keep thousands of
-    /// idle connections open. A connection the server will not take, past its
-    /// address's share or when every slot is answering a request, is answered `503 Service
-    /// Unavailable` with a `Retry-After` of ``retryAfter`` and closed.
+    /// All addresses share one budget of ``maximumConnections`` slots, shared out fairly by
+    /// network (an IPv4 address, an IPv6 /48). A connection answering a request is never
+    /// reclaimed. While its network holds no more than its fair share (the slots divided by the
+    /// networks holding any, at least one), neither is a connection sending its request head (a
+    /// byte within the last second), one kept alive between requests, nor one of the newest
+    /// eighth of the slots among connections accepted in the last 100 ms and not yet read from
+    /// (their grace, for a request sent on connecting and not read yet). A connection opened
+    /// sooner than ``retryAfter`` after its network was answered `503` has no grace. When every
+    /// slot is taken, a newcomer takes, in this order: a silent, unread or idle connection of a
+    /// network over its share, a sending one of such a network; then, of a network within its
+    /// share, an unread connection opened before its ``retryAfter`` was up, a silent one
+    /// (nothing read 100 ms after it was accepted, or no byte of its head for a second), and
+    /// last an older one in its grace; always from the network holding the most (at least two
+    /// more than the newcomer's), its oldest first. A client at an address of its own is
+    /// therefore served while other addresses hold connections that send nothing, however many
+    /// addresses they use and however fast they reopen them, and a client's one kept-alive
+    /// connection stays open until ``idleTimeout``.
+    /// A request head must be complete ``idleTimeout`` after the connection starts waiting for
+    /// it. A connection the server will not take, past its address's share or when no slot can
+    /// be reclaimed, is answered `503 Service Unavailable` with a `Retry-After` of
+    /// ``retryAfter`` and closed; the refused wait for their clients to read that in a pool of
+    /// their own whose oldest is closed when it is full, so refusals never stop the server
+    /// accepting and its listen queue drains.
     public struct Limits: Sendable, Hashable {
-        /// How long a connection may go without completing a request head or body part, or
-        /// without a new request after a response, before the server closes it. A client that
-        /// opens connections and sends nothing, or trickles a request head byte by byte
-        /// (slowloris), is cut off after this long.
+        /// How long a connection may wait for a complete request head (from its start, or from
+        /// the end of the previous response), or go without a body part, before the server
+        /// closes it. A client that opens connections and sends nothing, or trickles a request
+        /// head byte by byte (slowloris), is cut off after this long.
         public var idleTimeout: Duration
         /// How long a request may take to arrive once its head has: a client that trickles a
         /// body byte by byte, each byte resetting the idle timer, is cut off after this long.
@@ -112,8 +125,9 @@ public final class UsersServer: Sendable {
         public var maximumConnections: Int
         /// The most connections one peer address may hold at once; a connection past it is
         /// answered `503` and closed. IPv4 peers (IPv4-mapped ones on a dual-stack listener
-        /// included) are counted per address, IPv6 peers per /64. Keep it a small share of
-        /// ``maximumConnections``, so one address cannot take every slot from the others.
+        /// included) are counted per address, IPv6 peers per /64, and an IPv6 /48 may hold four
+        /// times this (and four times ``maximumPendingConnectionsPerAddress``). Keep it a small
+        /// share of ``maximumConnections``, so one address cannot take every slot from the others.
         ///
         /// Behind a reverse proxy every client has the proxy's address: raise this and
         /// ``maximumPendingConnectionsPerAddress`` to ``maximumConnections`` there, and bound
@@ -124,6 +138,7 @@ public final class UsersServer: Sendable {
         /// closed (a reconnecting slowloris) holds this many slots, not all of them.
         public var maximumPendingConnectionsPerAddress: Int
         /// What a refused connection's `Retry-After` says, in whole seconds (rounded up, at least 1).
+        /// A connection its network opens sooner than that has no grace (see ``Limits``).
         public var retryAfter: Duration
 
         /// Creates limits.
@@ -171,6 +186,11 @@ public final class UsersServer: Sendable {
             let (sum, overflow) = maximumConnections.addingReportingOverflow(max(16, maximumConnections / 4))
             return overflow ? .max : sum
         }
+
+        /// The most refused connections held open while their clients read the answer: the
+        /// sockets past the slots, less a few so the server never stops accepting while it
+        /// closes the oldest to make room for the next.
+        var maximumRefusals: Int { max(8, max(16, maximumConnections / 4) - 8) }
     }
 
     /// Starts a server for any router and returns once it accepts connections.
@@ -205,7 +225,10 @@ public final class UsersServer: Sendable {
         let peers = PeerAdmission(
             maximumConnections: limits.maximumConnections,
             maximumPerAddress: limits.maximumConnectionsPerAddress,
-            maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress
+            maximumPendingPerAddress: limits.maximumPendingConnectionsPerAddress,
+            maximumRefusals: limits.maximumRefusals,
+            // Remembered for at most a day, whatever the header says.
+            retryAfter: .seconds(Int64(min(limits.retryAfterSeconds, 86_400)))
         )
         let retryAfter = limits.retryAfterSeconds
         let application = Application(
@@ -327,11 +350,15 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         case .admitted(let admitted, let reclaimed):
             ticket = admitted
             channel.closeFuture.whenComplete { _ in admitted.release() }
-            if let reclaimed { Self.reclaim(reclaimed, retryAfter: retryAfter) }
+            // A client sends its request just after its connect completes, and a busy machine
+            // may take a while to read it: until then a new connection is not taken for silent.
+            channel.eventLoop.scheduleTask(in: PeerAdmission.settleTime) { admitted.settle() }
+            if let reclaimed { reclaim(reclaimed, retryAfter: retryAfter) }
         case .refused:
             ticket = nil
         }
         let retryAfter = retryAfter
+        let peers = peers
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             guard let ticket else {
                 // Answered before a byte is read, and closed. (Failing the setup instead would
@@ -339,21 +366,41 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 if case .refused(let reason) = decision {
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionRefusal(reason: reason, retryAfter: retryAfter), position: .first)
+                    peers.refusing(channel)?.close(promise: nil)
                 }
                 return value
             }
             // Before the conversion to HTTP types, which drops the protocol version.
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try channel.pipeline.syncOperations.addHandler(
-                HTTP10ConnectionRules(ticket: ticket), position: .before(codec))
+            let rules = HTTP10ConnectionRules(ticket: ticket)
+            try channel.pipeline.syncOperations.addHandler(rules, position: .before(codec))
+            try channel.pipeline.syncOperations.addHandler(HeadProgress(rules: rules), position: .first)
             return value
+        }
+    }
+
+    /// Tells ``HTTP10ConnectionRules`` that bytes arrived, after the HTTP decoder has seen them:
+    /// a head that arrived whole costs nothing more, and only a head still incomplete marks its
+    /// connection as sending.
+    final class HeadProgress: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        private let rules: HTTP10ConnectionRules
+
+        init(rules: HTTP10ConnectionRules) {
+            self.rules = rules
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            context.fireChannelRead(data)
+            rules.bytesArrived(on: context.channel)
         }
     }
 
     /// Frees the slot of a connection whose slot a newcomer took: a connection that has not
     /// sent a complete request head is answered `503`; an idle one is closed, as its idle
     /// timeout would have; one whose request arrived meanwhile is closed after its answer.
-    static func reclaim(_ channel: any Channel, retryAfter: Int) {
+    func reclaim(_ channel: any Channel, retryAfter: Int) {
+        let peers = peers
         channel.eventLoop.execute {
             let operations = channel.pipeline.syncOperations
             guard let rules = try? operations.handler(type: HTTP10ConnectionRules.self) else {
@@ -365,6 +412,7 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 do {
                     try operations.addHandler(
                         ConnectionRefusal(reason: .serverFull, retryAfter: retryAfter), position: .first)
+                    peers.refusing(channel)?.close(promise: nil)
                 } catch {
                     channel.close(promise: nil)
                 }
@@ -395,9 +443,29 @@ struct HTTP1ClosingChannel: ServerChildChannel {
         private var requestsInFlight = 0
         private var requestsSeen = 0
         private let ticket: PeerAdmission.Ticket
+        /// Whether the connection waits for a request head (none is being answered).
+        private var awaitingHead = true
+        /// Whether a reply being written is the connection's last (its request, or the reply,
+        /// says `Connection: close`).
+        private var lastReply = false
+        /// When the ticket last heard that the head is arriving (uptime nanoseconds).
+        private var progressReported: UInt64 = 0
 
         init(ticket: PeerAdmission.Ticket) {
             self.ticket = ticket
+        }
+
+        /// Bytes arrived and the decoder has read them; on the event loop. While the head is
+        /// incomplete the connection counts as sending (at most four reports a second reach
+        /// the shared admission state). Hummingbird's idle timeout, which only a complete head
+        /// stops, bounds how long it may take however slowly it trickles.
+        func bytesArrived(on channel: any Channel) {
+            guard awaitingHead, channel.isActive else { return }
+            let now = NIODeadline.now().uptimeNanoseconds
+            if progressReported == 0 || now &- progressReported >= 250_000_000 {
+                progressReported = now
+                ticket.progressed()
+            }
         }
 
         /// How a reclaimed connection is let go (see ``HTTP1ClosingChannel/reclaim(_:retryAfter:)``).
@@ -423,9 +491,13 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                 return
             }
             ticket.requestStarted()
+            awaitingHead = false
+            progressReported = 0
             requestsInFlight += 1
             requestsSeen += 1
             keepAliveRequests.append(head.version == .http1_0 && head.isKeepAlive)
+            // A request that does not keep the connection alive gets its last reply.
+            if !head.isKeepAlive { lastReply = true }
             guard !head.isKeepAlive,
                 !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
             else {
@@ -452,12 +524,22 @@ struct HTTP1ClosingChannel: ServerChildChannel {
                         closeAfterReply = true
                     }
                 }
+                if head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) {
+                    lastReply = true
+                }
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
                 return
             case .end:
                 if requestsInFlight > 0 {
                     requestsInFlight -= 1
                     ticket.responseFinished()
+                    if requestsInFlight == 0 { awaitingHead = true }
+                }
+                if lastReply, requestsInFlight == 0 {
+                    // The connection serves nothing more: its slot is free now, not when the
+                    // close is reported, so the client's next connection does not meet it.
+                    lastReply = false
+                    ticket.release()
                 }
                 guard closeAfterReply else { break }
                 closeAfterReply = false
