@@ -115,11 +115,9 @@ def dk(width: int, partial: bool, builders: bool, body: bool) -> list[str]:
     if body:
         lines += RESOLVE_BODY + [""]
     lines += [
-        "public enum WideInjector: DependencyInjecting {",
-        "    public static let storage = ContainerStorage<any WideDependency> { CoreWideDependency() }",
-        "}",
+        "public let wideInjector = Injector<any WideDependency> { CoreWideDependency() }",
         "",
-        "public protocol WideDependency: InjectableContainer where Injector == WideInjector {",
+        "public protocol WideDependency: DependencyContainer {",
     ]
     lines += [f"    func resolve{name(i)}() -> {name(i)}" for i in range(width)]
     lines.append("}")
@@ -161,7 +159,7 @@ def dk(width: int, partial: bool, builders: bool, body: bool) -> list[str]:
         "public protocol HasWideDependencies {}",
         "",
         "extension HasWideDependencies {",
-        "    public var dependencies: any WideDependency { WideInjector.dependencies }",
+        "    public var dependencies: any WideDependency { wideInjector.dependencies }",
         "}",
     ]
     return lines

@@ -11,7 +11,7 @@ struct Consumer: HasDependencies {}
 @inline(never) func readReadUnowned(_ consumer: Consumer) -> Int { consumer.viaReadUnowned.resolveValue() }
 @inline(never) func readStrongBox(_ consumer: Consumer) -> Int { consumer.viaStrongBox.resolveValue() }
 @inline(never) func readClosure(_ consumer: Consumer) -> Int {
-    Injector.storage.withContainer { $0.resolveValue() }
+    injector.withContainer { $0.resolveValue() }
 }
 
 print(

@@ -12,22 +12,20 @@ open class CoreDependency: Dependency, @unchecked Sendable {
     open func resolveValue() -> Int { 42 }
 }
 
-public enum Injector {
-    public static let storage = Storage<any Dependency>(CoreDependency())
-}
+public let injector = Injector<any Dependency>(CoreDependency())
 
 public protocol HasDependencies {}
 
 extension HasDependencies {
-    @inlinable public var viaGet: any Dependency { @inline(__always) get { Injector.storage.guaranteedGet } }
+    @inlinable public var viaGet: any Dependency { @inline(__always) get { injector.guaranteedGet } }
     @inlinable public var viaAddress: any Dependency {
-        @inline(__always) unsafeAddress { UnsafePointer(Injector.storage.slot) }
+        @inline(__always) unsafeAddress { UnsafePointer(injector.slot) }
     }
     @inlinable public var viaReadThroughAddress: any Dependency {
-        @inline(__always) _read { yield Injector.storage.addressed }
+        @inline(__always) _read { yield injector.addressed }
     }
     @inlinable public var viaStrongBox: any Dependency {
-        @inline(__always) _read { yield Injector.storage.yieldedFromStrongBox }
+        @inline(__always) _read { yield injector.yieldedFromStrongBox }
     }
-    @inlinable public var viaReadUnowned: any Dependency { @inline(__always) _read { yield Injector.storage.yielded } }
+    @inlinable public var viaReadUnowned: any Dependency { @inline(__always) _read { yield injector.yielded } }
 }

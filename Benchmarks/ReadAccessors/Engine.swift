@@ -1,5 +1,5 @@
 // The engine side of the read-accessor experiment (see Benchmarks/Scripts/benchmarks-read-accessors.sh): one
-// installed container behind an atomic word, as ContainerStorage holds it, read four ways.
+// installed container behind an atomic word, as an `Injector` holds it, read four ways.
 
 /// Holds one installed container; never freed in this experiment.
 ///
@@ -10,11 +10,11 @@ public final class Box<Container>: @unchecked Sendable {
     public init(_ container: Container) { self.container = container }
 }
 
-/// A storage reduced to what the read needs.
+/// An injector reduced to what the read needs.
 ///
 /// `@unchecked Sendable`: sound because `word` and `slot` are written once in `init`, before the
-/// storage is shared, and only read after (the word through atomic loads).
-public final class Storage<Container>: @unchecked Sendable {
+/// injector is shared, and only read after (the word through atomic loads).
+public final class Injector<Container>: @unchecked Sendable {
     @usableFromInline let word: UnsafeMutablePointer<Int>
     public let slot: UnsafeMutablePointer<Container>
 

@@ -64,10 +64,34 @@ let lifetimeProbes: [Probe] = [
         }),
 ]
 
+/// Runs `operation` with `overrides` in effect for `injector`'s container, in nested `withOverrides`
+/// scopes of ten overrides each (the last scope takes what is left), the first outermost.
+///
+/// The public API takes overrides variadically, so a count chosen at run time nests. A scope records
+/// its overrides on top of the ones in effect, so the innermost scope holds every entry, as a single
+/// scope given all of them would, and the last override answers. Ten to a scope keeps 10,000
+/// overrides to 1,000 nested scopes, within the main thread's stack.
+func withNestedOverrides<Container, R>(
+    _ overrides: ArraySlice<DependencyContainer.Override<Container>>,
+    of injector: Injector<Container>,
+    operation: () -> R
+) -> R {
+    guard let first = overrides.first else { return operation() }
+    guard overrides.count >= 10 else {
+        return injector.withOverrides(first) {
+            withNestedOverrides(overrides.dropFirst(), of: injector, operation: operation)
+        }
+    }
+    let ten = Array(overrides.prefix(10))
+    return injector.withOverrides(ten[0], ten[1], ten[2], ten[3], ten[4], ten[5], ten[6], ten[7], ten[8], ten[9]) {
+        withNestedOverrides(overrides.dropFirst(10), of: injector, operation: operation)
+    }
+}
+
 // What an override scope costs: the AppCore graph resolved inside a scope with one override of the
-// HTTP configuration (a value equal to the container's), and with 10,000 (the same resolve, declared 10,000 times: the last answers). The
-// baseline is `graph.global`; while any override scope is alive, every resolution in the process
-// takes the diagnosed path.
+// HTTP configuration (a value equal to the container's), and with 10,000 (the same resolve, declared
+// 10,000 times in nested scopes: the last answers). The baseline is `graph.global`; while any
+// override scope is alive, every resolution in the process takes the diagnosed path.
 let overrideProbes: [Probe] = [1, 10_000].map { count in
     Probe(
         name: count == 1 ? "override.graph-one" : "override.graph-10000",
@@ -78,14 +102,14 @@ let overrideProbes: [Probe] = [1, 10_000].map { count in
                 DependencyContainer.Override<any Dependency>.override(
                     { $0.resolveHTTPConfiguration() }, with: configuration)
             }
-            DependencyInjector.withOverrides(overrides) {
+            withNestedOverrides(overrides[...], of: DependencyInjector.injector) {
                 for _ in 0..<iterations { blackHole(consumer.resolveGraph()) }
                 check(consumer.resolveGraph(), "override.graph")
             }
         })
 }
 
-// What setting up override scopes costs: 10,000 value overrides recorded into one scope, and 1,000
+// What setting up override scopes costs: 10,000 value overrides recorded in nested scopes, and 1,000
 // nested relative overrides (`+ 1` each on the HTTP configuration's timeout) resolved once at the
 // innermost scope. Not compared with a baseline: the per-iteration count is the cost of one set-up.
 let overrideSetUpProbes: [Probe] = [
@@ -99,7 +123,7 @@ let overrideSetUpProbes: [Probe] = [
                     DependencyContainer.Override<any Dependency>.override(
                         { $0.resolveHTTPConfiguration() }, with: configuration)
                 }
-                DependencyInjector.withOverrides(overrides) {
+                withNestedOverrides(overrides[...], of: DependencyInjector.injector) {
                     blackHole(DependencyInjector.dependencies.resolveHTTPConfiguration())
                 }
             }
@@ -110,7 +134,7 @@ let overrideSetUpProbes: [Probe] = [
         body: { iterations in
             func nest(_ level: Int) -> HTTPConfiguration {
                 guard level < 1_000 else { return DependencyInjector.dependencies.resolveHTTPConfiguration() }
-                return DependencyInjector.withOverrides(.override({ $0.resolveHTTPConfiguration() }) { $0 }) {
+                return DependencyInjector.injector.withOverrides(.override({ $0.resolveHTTPConfiguration() }) { $0 }) {
                     nest(level + 1)
                 }
             }
@@ -118,7 +142,7 @@ let overrideSetUpProbes: [Probe] = [
         }),
 ]
 
-// What a lookup costs beside many overrides: a scope with 1 or 10,000 value overrides of
+// What a lookup costs beside many overrides: scopes with 1 or 10,000 value overrides of
 // `resolveHour()`, resolving the overridden resolve (`override.hour-N`) or another resolve of the same
 // type (`override.minute-N`). Entries are indexed by resolve, so both stay flat as N grows.
 protocol ClockProbeDependency: DependencyContainer {
@@ -142,10 +166,12 @@ let overrideLookupProbes: [Probe] = [1, 10_000].flatMap { count in
                 let overrides = (0..<count).map { hour in
                     DependencyContainer.Override<any ClockProbeDependency>.override({ $0.resolveHour() }, with: hour)
                 }
-                withDependencies(CoreClockProbe(), overriding: overrides) {
-                    let container = clockProbeInjector.dependencies
-                    for _ in 0..<iterations {
-                        blackHole(overridden ? container.resolveHour() : container.resolveMinute())
+                withDependencies(CoreClockProbe()) {
+                    withNestedOverrides(overrides[...], of: clockProbeInjector) {
+                        let container = clockProbeInjector.dependencies
+                        for _ in 0..<iterations {
+                            blackHole(overridden ? container.resolveHour() : container.resolveMinute())
+                        }
                     }
                 }
             })
@@ -180,7 +206,9 @@ let requestScopeProbes: [Probe] = [
         body: { iterations in
             let configuration = DependencyInjector.dependencies.resolveHTTPConfiguration()
             for _ in 0..<iterations {
-                DependencyInjector.withOverrides(.override({ $0.resolveHTTPConfiguration() }, with: configuration)) {
+                DependencyInjector.injector.withOverrides(
+                    .override({ $0.resolveHTTPConfiguration() }, with: configuration)
+                ) {
                     blackHole(consumer.resolveGraph())
                 }
             }

@@ -2,7 +2,6 @@
 public import DependencyKit
 
 /// Holds the container with 1000 resolve methods.
-    /// The storage behind `width1000Injector.dependencies`.
 public let width1000Injector = Injector<any Width1000Dependency> { Width1000CoreDependency() }
 
 /// A container with 1000 resolve methods: 500 services and 500 workers over them.

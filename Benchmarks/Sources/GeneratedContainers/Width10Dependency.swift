@@ -2,7 +2,6 @@
 public import DependencyKit
 
 /// Holds the container with 10 resolve methods.
-    /// The storage behind `width10Injector.dependencies`.
 public let width10Injector = Injector<any Width10Dependency> { Width10CoreDependency() }
 
 /// A container with 10 resolve methods: 5 services and 5 workers over them.

@@ -4,7 +4,7 @@ public import DependencyKit
 ///
 /// The server is wired with DependencyKit exactly like a client app: a protocol of resolve
 /// methods, an `open` class that serves every one of them (``ServerCoreDependency``), and an
-/// injector (``ServerInjector``) that holds the container in effect. Route handlers adopt
+/// injector (``serverInjector``) that holds the container in effect. Route handlers adopt
 /// ``HasServerDependencies`` and read their services from `dependencies`.
 ///
 /// The protocol has no default implementations: a container that forgets a resolve does not

@@ -35,7 +35,7 @@ nonisolated class ForecastScreenDependency: CoreForecastDependency, ForecastScre
 // end-snippet
 
 // snippet: concurrency-shared-and-factory
-extension ForecastScreenDependency {
+nonisolated extension ForecastScreenDependency {
     /// A shared instance, from a nonisolated container in a main-actor module.
     func resolveRefreshCounter() -> RefreshCounter {
         shared { RefreshCounter() }

@@ -3,7 +3,6 @@ import DependencyKit
 // `@Inject` and overrides in a module whose default isolation is MainActor: no `nonisolated` on
 // the consumers.
 
-
 struct NightBannerModel {
     @Inject(greetingInjector, { $0.resolveGreeter() }) var greeter
 
