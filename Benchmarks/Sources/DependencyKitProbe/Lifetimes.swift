@@ -6,8 +6,8 @@ import DependencyKit
 // Benchmarks/Scripts/benchmarks-instructions.sh). The value is a class instance in every case, so the
 // fresh resolve pays an allocation that the others skip once their instance exists.
 
-extension DependencyScope {
-    static let benchmark = DependencyScope("benchmark")
+extension Lifetime {
+    static let benchmark = Lifetime("benchmark")
 }
 
 final class LifetimeValue: Sendable {}
@@ -17,8 +17,8 @@ final class LifetimeValue: Sendable {}
 final class LifetimeDependency: DependencyContainer, @unchecked Sendable {
     func resolveFresh() -> LifetimeValue { fresh { LifetimeValue() } }
     func resolveShared() -> LifetimeValue { shared { LifetimeValue() } }
-    func resolveScoped() -> LifetimeValue { scoped(.benchmark) { LifetimeValue() } }
-    func resolveScoped(in scope: DependencyScope) -> LifetimeValue { scoped(scope) { LifetimeValue() } }
+    func resolveScoped() -> LifetimeValue { shared(in: .benchmark) { LifetimeValue() } }
+    func resolveScoped(in scope: Lifetime) -> LifetimeValue { shared(in: scope) { LifetimeValue() } }
     func resolvePerGraph() -> LifetimeValue { perGraph { LifetimeValue() } }
 }
 
@@ -45,7 +45,7 @@ let lifetimeProbes: [Probe] = [
         name: "lifetime.scoped-reset", setUp: { _ = lifetimeContainer.resolveScoped() },
         body: { iterations in
             for _ in 0..<iterations {
-                lifetimeContainer.resetScope(.benchmark)
+                lifetimeContainer.reset(.benchmark)
                 blackHole(lifetimeContainer.resolveScoped())
             }
         }),
@@ -54,7 +54,7 @@ let lifetimeProbes: [Probe] = [
         // slot, cell and instance in a later sweep, whose cost this includes.
         name: "lifetime.scoped-run-time", setUp: {},
         body: { iterations in
-            for _ in 0..<iterations { blackHole(lifetimeContainer.resolveScoped(in: DependencyScope("document"))) }
+            for _ in 0..<iterations { blackHole(lifetimeContainer.resolveScoped(in: Lifetime("document"))) }
         }),
     Probe(
         // A top-level per-graph resolve: a new graph, and its instance, every time.

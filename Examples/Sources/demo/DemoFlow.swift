@@ -84,7 +84,7 @@ struct DemoFlow: HasDependencies {
         guard dependencies.resolveSessionStore() === store, store.currentUser?.email == email else {
             throw StepFailed(step: "read the session store", reason: "two resolves did not share the signed-in store")
         }
-        transcript.more("session store: \(email) signed in; every resolve this session shares it (scoped(.session))")
+        transcript.more("session store: \(email) signed in; every resolve this session shares it (shared(in: .session))")
 
         let fromNetwork = try await attempt("fetch the current user") {
             try await users.fetchCurrent(token: session.token)
@@ -123,7 +123,7 @@ struct DemoFlow: HasDependencies {
         guard !store.isSignedIn else {
             throw StepFailed(step: "log out", reason: "the old session store still holds the session")
         }
-        transcript.more("the session scope was reset: the old store now holds no session")
+        transcript.more("the session lifetime was reset: the old store now holds no session")
 
         let again = try await attempt("log in again") {
             try await authentication.logIn(email: email, password: password)

@@ -58,10 +58,10 @@ import Testing
         let login = try #require(lines.firstIndex { $0.hasPrefix("2. Log in") })
         #expect(
             lines[login + 1].hasPrefix("✓ session store: ")
-                && lines[login + 1].hasSuffix("signed in; every resolve this session shares it (scoped(.session))")
+                && lines[login + 1].hasSuffix("signed in; every resolve this session shares it (shared(in: .session))")
         )
         let logout = try #require(lines.firstIndex { $0.hasPrefix("6. Log out") })
-        #expect(lines[logout + 2] == "✓ the session scope was reset: the old store now holds no session")
+        #expect(lines[logout + 2] == "✓ the session lifetime was reset: the old store now holds no session")
         #expect(
             lines[logout + 3]
                 == "7. Log in again ✓ a new session store holds the new session; the old one stays empty"

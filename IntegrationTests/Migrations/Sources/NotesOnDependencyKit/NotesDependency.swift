@@ -7,14 +7,7 @@ import NotesDomain
 // preview value a container for previews, and its test value the test's override.
 
 // snippet: dk-notes-container
-protocol NotesDependency: DependencyContainer {
-    func resolveNotesClient() -> NotesClient
-    func resolveNow() -> Date
-    func resolveUUID() -> UUID
-    func resolvePath() -> [String]
-}
-
-class CoreNotesDependency: DependencyContainer, NotesDependency, @unchecked Sendable {
+class CoreNotesDependency: DependencyContainer, @unchecked Sendable {
     func resolveNotesClient() -> NotesClient { live { shared { NotesClient.storing(in: NoteStore()) } } }
     func resolveNow() -> Date { live { Date() } }
     func resolveUUID() -> UUID { live { UUID() } }
@@ -27,12 +20,12 @@ final class PreviewNotesDependency: CoreNotesDependency, @unchecked Sendable {
     }
 }
 
-let notesInjector = Injector<any NotesDependency> { CoreNotesDependency() }
+let notesInjector = Injector<CoreNotesDependency> { CoreNotesDependency() }
 
 protocol HasNotesDependencies {}
 
 extension HasNotesDependencies {
-    var dependencies: any NotesDependency { notesInjector.dependencies }
+    var dependencies: CoreNotesDependency { notesInjector.dependencies }
 }
 
 // end-snippet

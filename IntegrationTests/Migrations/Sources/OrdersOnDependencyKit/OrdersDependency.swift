@@ -2,22 +2,12 @@ import DependencyKit
 import OrdersDomain
 
 // The orders service on DependencyKit: the Swinject version (OrdersOnSwinject) moved over one
-// registration at a time. Each registration is a resolve method; each object scope is the function
-// that wraps its body.
+// registration at a time. Each registration is a resolve method of one class; each object scope is
+// the function that wraps its body. The app publishes no container protocol to other modules, so the
+// class is the container type.
 
 // snippet: dk-orders-container
-protocol OrdersDependency: DependencyContainer {
-    func resolveDatabase() -> OrderDatabase
-    func resolveAuditLog() -> AuditLog
-    func resolveOrderStore() -> OrderStore
-    func resolveCatalogue() -> Catalogue
-    func resolveCardGateway() -> any PaymentGateway
-    func resolveInvoiceGateway() -> any PaymentGateway
-    func resolveClock() -> any Clock
-    func resolveOrderHandler(for customer: String) -> OrderHandler
-}
-
-class CoreOrdersDependency: DependencyContainer, OrdersDependency, @unchecked Sendable {
+class CoreOrdersDependency: DependencyContainer, @unchecked Sendable {
     // StorageAssembly
     func resolveDatabase() -> OrderDatabase { shared { OrderDatabase() } }
     func resolveAuditLog() -> AuditLog { perGraph { AuditLog() } }
@@ -46,12 +36,12 @@ class CoreOrdersDependency: DependencyContainer, OrdersDependency, @unchecked Se
     }
 }
 
-let ordersInjector = Injector<any OrdersDependency> { CoreOrdersDependency() }
+let ordersInjector = Injector<CoreOrdersDependency> { CoreOrdersDependency() }
 
 protocol HasOrdersDependencies {}
 
 extension HasOrdersDependencies {
-    var dependencies: any OrdersDependency { ordersInjector.dependencies }
+    var dependencies: CoreOrdersDependency { ordersInjector.dependencies }
 }
 
 // end-snippet
