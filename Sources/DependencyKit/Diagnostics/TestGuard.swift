@@ -98,8 +98,8 @@ package enum TestGuard {
             TestGuard.inspect(resolution, chain: chain)
         }
 
-        func reportGlobalInstall(of container: Any, storage: Any.Type, serves: (AnyObject) -> Bool) {
-            TestGuard.reportGlobalInstall(of: container, storage: storage, serves: serves)
+        func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {
+            TestGuard.reportGlobalInstall(of: container, injector: injector, serves: serves)
         }
 
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
@@ -129,14 +129,14 @@ package enum TestGuard {
     /// An install made in a guarded test is that test's issue; one made elsewhere goes to
     /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
     /// its own tasks.
-    package static func reportGlobalInstall(of container: Any, storage: Any.Type, serves: (AnyObject) -> Bool) {
+    package static func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
         let live = state.withLock { $0.contexts.compactMap(\.context) }
         let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
         guard liveTestScopes > 0 else { return }
         let type = Swift.type(of: container)
-        let key = "install \(storage) \(type)"
+        let key = "install \(injector) \(type)"
         let message: @Sendable () -> String = {
             """
             Installed \(type) as the global container while \(liveTestScopes) test(s) scoped to the same \
@@ -380,8 +380,8 @@ package final class GuardedTest: ResolutionInterceptor {
         return true
     }
 
-    package func reportGlobalInstall(of container: Any, storage: Any.Type, serves: (AnyObject) -> Bool) {
-        TestGuard.reportGlobalInstall(of: container, storage: storage, serves: serves)
+    package func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {
+        TestGuard.reportGlobalInstall(of: container, injector: injector, serves: serves)
     }
 
     /// Work that escaped this test (XCTest's process-wide context) read its container through
@@ -419,18 +419,8 @@ package final class GuardedTest: ResolutionInterceptor {
         case xcTest
     }
 
-    /// Creates a context that reports through `report`, counting itself in `testScopes` (the
-    /// storage's count of live test scopes) for as long as it lives.
-    /// - Parameters:
-    ///   - container: The container the test runs with, so that messages can tell it from the
-    ///     container actually in effect.
-    ///   - testScopes: The storage's count of live test scopes, or `nil` for a test that installs its
-    ///     container as the global one.
-    ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
-    ///   - spelling: The test framework whose words the messages use.
-    ///   - report: Records one issue in the test.
-    /// Creates a context for a test that runs with a container of its own, counting itself in the live
-    /// test scopes that a global install is reported against.
+    /// Creates a guarded test that runs with a container of its own, counting itself in the live test
+    /// scopes that a global install is reported against.
     package convenience init(
         scopedContainer container: any AnyObject & Sendable,
         exemptions: TestGuard.Exemptions = [],
@@ -442,6 +432,16 @@ package final class GuardedTest: ResolutionInterceptor {
             spelling: spelling, report: report)
     }
 
+    /// Creates a guarded test that reports through `report`, counting itself in `testScopes` for as long
+    /// as it lives.
+    /// - Parameters:
+    ///   - container: The container the test runs with, so that messages can tell it from the
+    ///     container actually in effect.
+    ///   - testScopes: The count of live test scopes (`InstalledContainers.testScopes`), or `nil` for a
+    ///     test whose container is in effect for the whole process (XCTest).
+    ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
+    ///   - spelling: The test framework whose words the messages use.
+    ///   - report: Records one issue in the test.
     package init(
         container: (any AnyObject & Sendable)? = nil,
         testScopes: AtomicWord?,
