@@ -338,4 +338,63 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                     """)
         }
     }
+
+    // Each fix the messages above suggest, pasted as written with its `…` filled in: it compiles, and
+    // the test it fixes runs quiet.
+
+    /// "Override it in this test, in one line, in the trait": `.override({ $0.resolveNetworkClient() }, with: …)`.
+    @Test(.dependencies(TestDependency(), .override({ $0.resolveNetworkClient() }, with: OfflineNetworkClient())))
+    func theOneLineOverrideTheLiveLeafMessageSuggestsCompilesAndQuietsTheGuard() async {
+        await #expect(throws: NetworkError.offline) {
+            try await weatherInjector.dependencies.resolveNetworkClient().get("/forecast")
+        }
+    }
+
+    /// "Override it in TestDependency": `override func resolveNetworkClient() -> any NetworkClient { fresh { … } }`.
+    final class PastedSubclassFix: CoreWeatherDependency, @unchecked Sendable {
+        override func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+        override func resolveNetworkClient() -> any NetworkClient { fresh { OfflineNetworkClient() } }
+    }
+
+    @Test(.dependencies(PastedSubclassFix()))
+    func theSubclassOverrideTheLiveLeafMessageSuggestsCompiles() async {
+        await #expect(throws: NetworkError.offline) {
+            try await weatherInjector.dependencies.resolveNetworkClient().get("/forecast")
+        }
+    }
+
+    /// "Implement it in ClockOnlyDouble": `func resolveNetworkClient() -> any NetworkClient { fresh { … } }`.
+    final class PastedPartialFix: DependencyContainer, WeatherDependency, PartialContainer, @unchecked Sendable {
+        func resolveClock() -> any Clock { fresh { FixedClock(fixedHour: 9) } }
+        func resolveNetworkClient() -> any NetworkClient { fresh { OfflineNetworkClient() } }
+    }
+
+    @Test(.dependencies(PastedPartialFix()))
+    func theImplementationThePartialDoubleMessageSuggestsCompiles() async {
+        await #expect(throws: NetworkError.offline) {
+            try await weatherInjector.dependencies.resolveNetworkClient().get("/forecast")
+        }
+    }
+
+    /// Escaped work: "`let context = DependencyContainer.Context.capture()`, then `context.run { … }`", and
+    /// "`DependencyContainer.Context.global.run { … }` around it".
+    @Test(.dependencies(TestDependency()))
+    func theContextsTheEscapedWorkMessageSuggestsCompileAndCarryTheScope() async {
+        let context = DependencyContainer.Context.capture()
+        let scoped = await Task.detached {
+            context.run { weatherInjector.dependencies is TestDependency }
+        }.value
+        let global = await Task.detached {
+            DependencyContainer.Context.global.run { weatherInjector.dependencies is TestDependency }
+        }.value
+        #expect(scoped && !global)
+    }
+
+    /// A global install: "`@Test(.dependencies(CoreWeatherDependency()))`, or
+    /// `withDependencies(CoreWeatherDependency()) { … }` around the code".
+    @Test(.dependencies(CoreWeatherDependency()), .allowsLiveDependencies)
+    func theScopesTheGlobalInstallMessageSuggestsCompile() {
+        let inBlock = withDependencies(CoreWeatherDependency()) { weatherInjector.dependencies }
+        #expect(inBlock is CoreWeatherDependency && weatherInjector.dependencies is CoreWeatherDependency)
+    }
 }
