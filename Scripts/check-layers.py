@@ -17,7 +17,7 @@ can be named with its reason while it is being removed; it must be empty on main
 Usage: Scripts/check-layers.py [--graph] [--dot] [--self-test]
   --graph      print every edge with the names that made it (the default prints the edges only)
   --dot        print the graph in Graphviz DOT
-  --self-test  copy the engine, plant a back edge (Internal/ naming ContainerStorage) and check that the
+  --self-test  copy the engine, plant a back edge (Internal/ naming Injector) and check that the
                check fails on it, then that the untouched engine passes
 """
 
@@ -161,7 +161,7 @@ def self_test() -> int:
         shutil.copytree(ENGINE, copy)
         shutil.copytree(ROOT / "Scripts", pathlib.Path(work) / "Scripts")
         planted = copy / "Internal" / "PlantedBackEdge.swift"
-        planted.write_text("func plantedBackEdge(_ storage: ContainerStorage<Int>) {}\n")
+        planted.write_text("func plantedBackEdge(_ planted: Injector<Int>) {}\n")
         script = pathlib.Path(work) / "Scripts" / "check-layers.py"
         run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
         if run.returncode == 0 or "new back edge: Internal -> Injection" not in run.stderr:

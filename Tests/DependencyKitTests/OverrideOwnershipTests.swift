@@ -264,7 +264,7 @@ let timeInjector = Injector<any TimeDependency> { CoreTime() }
 
     // Row 6: a reset inside a scope.
 
-    @Test func resetScopeInsideAnOverrideScopeResetsTheInstancesServedThere() {
+    @Test func resetInsideAnOverrideScopeResetsTheInstancesServedThere() {
         let container = CoreTime()
         withDependencies(container) {
             let outside = timeInjector.dependencies.resolveSession()

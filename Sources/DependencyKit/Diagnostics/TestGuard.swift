@@ -98,8 +98,8 @@ package enum TestGuard {
             TestGuard.inspect(resolution, chain: chain)
         }
 
-        func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {
-            TestGuard.reportGlobalInstall(of: container, injector: injector, serves: serves)
+        func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+            TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
         }
 
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
@@ -129,14 +129,14 @@ package enum TestGuard {
     /// An install made in a guarded test is that test's issue; one made elsewhere goes to
     /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
     /// its own tasks.
-    package static func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {
+    package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
         let live = state.withLock { $0.contexts.compactMap(\.context) }
         let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
         guard liveTestScopes > 0 else { return }
         let type = Swift.type(of: container)
-        let key = "install \(injector) \(type)"
+        let key = "install \(injectorType) \(type)"
         let message: @Sendable () -> String = {
             """
             Installed \(type) as the global container while \(liveTestScopes) test(s) scoped to the same \
@@ -380,8 +380,8 @@ package final class GuardedTest: ResolutionInterceptor {
         return true
     }
 
-    package func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {
-        TestGuard.reportGlobalInstall(of: container, injector: injector, serves: serves)
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
     }
 
     /// Work that escaped this test (XCTest's process-wide context) read its container through

@@ -244,7 +244,7 @@ public final class Injector<Container: Sendable>: Sendable {
     private func install(_ container: Container, reportingToGuard: Bool) {
         let running = InstalledContainers.testScopes.loadRelaxed()
         if _slowPath(running != 0), reportingToGuard {
-            Interception.test?.reportGlobalInstall(of: container, injector: Self.self) { $0 is Container }
+            Interception.test?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
         }
         let box = Box(container)
         let kept: Int? = state.withLock { state in

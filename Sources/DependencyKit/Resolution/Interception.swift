@@ -44,9 +44,9 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     /// test takes it, and the caller stops with the message instead.
     func record(_ key: String, _ message: () -> String) -> Bool
 
-    /// Reports a global install in `injector` while guarded tests run with containers of
+    /// Reports a global install in an injector of type `injectorType` while guarded tests run with containers of
     /// their own; `serves` tells which of those containers the injector serves.
-    func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool)
+    func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool)
 
     /// A container for work outside every test's task that read `dependencies(as:)` when the global
     /// container it would otherwise read is not a `Refined`; `nil` to stop with the message as production does.
@@ -79,7 +79,7 @@ extension ResolutionInterceptor {
 
     package func record(_ key: String, _ message: () -> String) -> Bool { false }
 
-    package func reportGlobalInstall(of container: Any, injector: Any.Type, serves: (AnyObject) -> Bool) {}
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {}
 
     package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf _: Any) -> Refined? { nil }
 }

@@ -23,7 +23,7 @@ private let countedInjector = Injector<any CountedDependency> {
 private func serial(_ container: any CountedDependency) -> Int { (container as! CountedCore).serial }
 
 @Suite(.serialized)
-struct ContainerStorageTests {
+struct InjectorTests {
     @Test func defaultIsMadeOnceEvenWhenManyThreadsReadFirst() async {
         let storage = Injector<any CountedDependency> {
             CountedCore(

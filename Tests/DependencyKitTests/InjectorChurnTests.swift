@@ -8,7 +8,7 @@ private final class ChurnCore: DependencyContainer, ChurnDependency, @unchecked 
 private let churnInjector = Injector<any ChurnDependency> { ChurnCore() }
 
 /// Installed containers are kept as long as their storage; installing in a loop is reported.
-struct ContainerStorageChurnTests {
+struct InjectorChurnTests {
     private typealias Churn = Injector<any ChurnDependency>.InstallChurn
 
     @Test func installsInALoopAreReportedInEveryBuild() {
