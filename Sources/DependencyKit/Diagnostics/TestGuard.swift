@@ -52,7 +52,13 @@ package enum TestGuard {
         var handlers: Handlers?
         /// The test contexts alive, oldest first, held weakly.
         var contexts: [WeakContext] = []
+        /// Per injector type, how many live guarded tests it serves, as of ``contextsChanged``'s count.
+        var served: [ObjectIdentifier: (generation: Int, count: Int)] = [:]
     }
+
+    /// Counts every guarded test begun or ended, so that what an injector serves is worked out again
+    /// only when the tests alive change (not on every install of a loop that installs).
+    static let contextsChanged = AtomicWord(0)
 
     struct WeakContext {
         weak var context: GuardedTest?
@@ -64,6 +70,7 @@ package enum TestGuard {
             state.contexts.removeAll { $0.context == nil }
             state.contexts.append(WeakContext(context: context))
         }
+        contextsChanged.add(1)
     }
 
     /// The finding for work outside a test that read `dependencies(as:)` while the global container is not
@@ -132,8 +139,19 @@ package enum TestGuard {
     package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
-        let live = state.withLock { $0.contexts.compactMap(\.context) }
-        let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
+        let injector = ObjectIdentifier(injectorType)
+        let generation = contextsChanged.loadRelaxed()
+        let known = state.withLock { state in
+            state.served[injector].flatMap { $0.generation == generation ? $0.count : nil }
+        }
+        let liveTestScopes =
+            known
+            ?? {
+                let live = state.withLock { $0.contexts.compactMap(\.context) }
+                let count = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
+                state.withLock { $0.served[injector] = (generation, count) }
+                return count
+            }()
         guard liveTestScopes > 0 else { return }
         let type = Swift.type(of: container)
         let key = "install \(injectorType) \(type)"
@@ -464,6 +482,7 @@ package final class GuardedTest: ResolutionInterceptor {
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
         testScopes?.add(-1)
+        TestGuard.contextsChanged.add(1)
     }
 
     /// Records the finding `key` in this test, unless it was recorded already.

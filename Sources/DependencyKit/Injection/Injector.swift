@@ -62,10 +62,13 @@ public final class Injector<Container: Sendable>: Sendable {
     /// Installed boxes, oldest first, kept alive forever, plus the default container's factory.
     private struct State {
         var installed: [Box] = []
+        /// The identities of ``installed``'s containers, for the guard's question in constant time. An
+        /// identity is never reused while its container is kept, and every installed container is kept.
+        var identities: Set<ObjectIdentifier> = []
 
         mutating func keep(_ box: Box) {
             installed.append(box)
-            InstalledContainers.keep(box.container as AnyObject)
+            identities.insert(ObjectIdentifier(box.container as AnyObject))
         }
         var makeDefault: @Sendable () -> Container
         var churn = InstallChurn()
@@ -126,11 +129,13 @@ public final class Injector<Container: Sendable>: Sendable {
     public init(_ makeDefault: @escaping @Sendable () -> Container) {
         state = Locked(State(makeDefault: makeDefault))
         liveScopes = ScopeFrame.live
+        InstalledContainers.register(self)
     }
 
-    deinit {
-        // Its containers go with it: their identities may be reused by new objects.
-        InstalledContainers.forget(state.withLock { $0.installed.map { ObjectIdentifier($0.container as AnyObject) } })
+    /// Whether the object with this identity is a container this injector installed (the test guard's
+    /// question; see ``InstalledContainers``).
+    package func isInstalled(_ id: ObjectIdentifier) -> Bool {
+        state.withLock { $0.identities.contains(id) }
     }
 
     /// The container in effect for the current task: the innermost scope's, else the global one.
@@ -349,33 +354,46 @@ extension Injector {
 
 /// What the test guard asks of every injector: which containers were installed as globals, and how
 /// many guarded tests are running with containers of their own.
+///
+/// Each injector keeps the identities of its installed containers under its own lock, so an install
+/// never waits for another injector's; the injectors are listed here, weakly: one that goes away takes
+/// its containers with it, and a freed container's identity, reused by a new object, is never taken
+/// for a global.
 package enum InstalledContainers {
-    /// The identities of every container ever installed in an injector. An identity is never reused
-    /// while its container is kept, and every installed container is kept as long as its injector.
-    private static let identities = Locked<Set<ObjectIdentifier>>([])
+    /// An injector, held weakly.
+    private struct Registered {
+        weak var injector: (any InstallingInjector)?
+    }
+
+    private static let injectors = Locked<[Registered]>([])
 
     /// The number of live test contexts (DependencyKitTesting) with containers of their own; a global
     /// install while it is not `0` is reported to the installing test.
     package static let testScopes = AtomicWord(0)
 
-    /// Records that `container` was installed as a global.
-    static func keep(_ container: AnyObject) {
-        identities.withLock { _ = $0.insert(ObjectIdentifier(container)) }
-    }
-
-    /// Forgets containers whose injector went away.
-    static func forget(_ ids: [ObjectIdentifier]) {
-        identities.withLock { identities in
-            for id in ids { identities.remove(id) }
+    /// Lists `injector` for the guard's question.
+    static func register(_ injector: any InstallingInjector) {
+        injectors.withLock { list in
+            list.removeAll { $0.injector == nil }
+            list.append(Registered(injector: injector))
         }
     }
 
-    /// Whether the object with this identity is a container an injector installed (the test guard's
-    /// question), in constant time.
+    /// Whether the object with this identity is a container an injector alive installed (the test
+    /// guard's question): one set lookup per injector.
     package static func contains(_ id: ObjectIdentifier) -> Bool {
-        identities.withLock { $0.contains(id) }
+        let alive = injectors.withLock { $0.compactMap(\.injector) }
+        return alive.contains { $0.isInstalled(id) }
     }
 }
+
+/// An injector as ``InstalledContainers`` asks it.
+protocol InstallingInjector: AnyObject, Sendable {
+    /// Whether the object with this identity is a container this injector installed.
+    func isInstalled(_ id: ObjectIdentifier) -> Bool
+}
+
+extension Injector: InstallingInjector {}
 
 // The kept conversions of Internal/RuntimeShortcuts.swift (section 4), as the injector reads them.
 
