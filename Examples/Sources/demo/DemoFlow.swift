@@ -84,7 +84,8 @@ struct DemoFlow: HasDependencies {
         guard dependencies.resolveSessionStore() === store, store.currentUser?.email == email else {
             throw StepFailed(step: "read the session store", reason: "two resolves did not share the signed-in store")
         }
-        transcript.more("session store: \(email) signed in; every resolve this session shares it (shared(in: .session))")
+        transcript.more(
+            "session store: \(email) signed in; every resolve this session shares it (shared(in: .session))")
 
         let fromNetwork = try await attempt("fetch the current user") {
             try await users.fetchCurrent(token: session.token)
