@@ -90,18 +90,20 @@ import Testing
         #expect(try build(service(base), "/users").url != nil)
     }
 
-    @Test(arguments: ["localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "127.0.0.0"])
+    @Test(arguments: ["localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "127.0.0.0", "::1", "[::1]"])
     func loopbackHostsAreRecognised(host: String) {
-        #expect(HTTPService.isLoopback(host))
+        #expect(HTTPOrigin.isLoopback(host))
     }
 
     @Test(arguments: [
         "127.0.0.1.example.com", "127.evil.example", "128.0.0.1", "127.0.0", "127.0.0.1.1", "example.com", "",
         // Spellings a resolver reads differently from this check: octal, fully qualified (DNS).
         "127.08.0.1", "0127.0.0.1", "127.0.0.01", "127.0.0.1.", "localhost.", "localhost..", "127.0.0.+1",
+        // IPv6 addresses other than ::1, and the IPv4-mapped loopback (a resolver-dependent spelling).
+        "::2", "[::]", "::ffff:127.0.0.1", "fe80::1",
     ])
     func lookalikeHostsAreNotLoopback(host: String) {
-        #expect(!HTTPService.isLoopback(host))
+        #expect(!HTTPOrigin.isLoopback(host))
     }
 
     @Test(arguments: ["http://localhost.:9000", "http://127.0.0.1.:9000", "http://127.08.0.1:9000"])

@@ -18,7 +18,7 @@ import Testing
     private static func policy(_ server: LoopbackServer, timeout: TimeInterval) -> ResponseLoader.Policy {
         ResponseLoader.Policy(
             maximumBytes: 1 << 20,
-            trustedOrigin: HTTPService.Origin(server.baseURL)!,
+            trustedOrigin: HTTPOrigin(server.baseURL)!,
             allowsInsecureHTTP: false,
             timeout: timeout
         )

@@ -105,10 +105,10 @@ public struct AsyncHTTPService: HTTPServiceType {
                 "the timeout must be more than 0 and at most \(Int(HTTPConfiguration.timeoutRange.upperBound)) seconds")
         }
         let url = try resolve(path)
-        guard let origin = Origin(url), let trusted = Origin(configuration.baseURL) else {
+        guard let origin = HTTPOrigin(url), let trusted = HTTPOrigin(configuration.baseURL) else {
             throw .invalidURL(Self.redactingCredentials(url))
         }
-        if origin.scheme == "http", !configuration.allowsInsecureHTTP, !Self.isLoopback(origin.host) {
+        if origin.scheme == "http", !configuration.allowsInsecureHTTP, !HTTPOrigin.isLoopback(origin.host) {
             throw .insecureTransport(host: origin.host)
         }
         var request = HTTPClientRequest(url: url.absoluteString)
@@ -277,21 +277,6 @@ public struct AsyncHTTPService: HTTPServiceType {
         return forms
     }
 
-    /// Whether `host` is this machine: `localhost`, `::1`, or `127.x.y.z` in four plain decimal
-    /// octets (`127.08.0.1` and `127.0.0.1.` are names a resolver may read otherwise).
-    static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased()
-        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4,
-            octets.allSatisfy({ octet in
-                !octet.isEmpty && octet.count <= 3 && octet.allSatisfy { $0.isASCII && $0.isNumber }
-                    && (octet == "0" || octet.first != "0") && UInt8(octet) != nil
-            })
-        else { return false }
-        return octets[0] == "127"
-    }
-
     /// A URL with any `user:password@` part removed, for messages.
     static func redactingCredentials(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
@@ -300,21 +285,5 @@ public struct AsyncHTTPService: HTTPServiceType {
         components.user = nil
         components.password = nil
         return components.string ?? "<unparseable URL>"
-    }
-
-    /// Scheme, host and port: what decides whether a request may carry the bearer token.
-    struct Origin: Hashable {
-        let scheme: String
-        let host: String
-        let port: Int
-
-        init?(_ url: URL) {
-            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                let host = url.host?.lowercased(), !host.isEmpty
-            else { return nil }
-            self.scheme = scheme
-            self.host = host
-            self.port = url.port ?? (scheme == "https" ? 443 : 80)
-        }
     }
 }

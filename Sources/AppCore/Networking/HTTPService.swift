@@ -115,9 +115,9 @@ public struct HTTPService: HTTPServiceType {
     {
         try configuration.validate()
         let url = try resolve(path)
-        guard let origin = Origin(url) else { throw .invalidURL(Self.redactingCredentials(url)) }
+        guard let origin = HTTPOrigin(url) else { throw .invalidURL(Self.redactingCredentials(url)) }
         try Self.checkHostIsUsable(origin.host)
-        if origin.scheme == "http", !configuration.allowsInsecureHTTP, !Self.isLoopback(origin.host) {
+        if origin.scheme == "http", !configuration.allowsInsecureHTTP, !HTTPOrigin.isLoopback(origin.host) {
             throw .insecureTransport(host: origin.host)
         }
         var secrets: [String] = []
@@ -141,7 +141,7 @@ public struct HTTPService: HTTPServiceType {
     }
 
     /// The origin the bearer token may be sent to: the base URL's.
-    var trustedOrigin: Origin? { Origin(configuration.baseURL) }
+    var trustedOrigin: HTTPOrigin? { HTTPOrigin(configuration.baseURL) }
 
     func resolve(_ path: String) throws(HTTPError) -> URL {
         if let absolute = URL(string: path), absolute.scheme != nil {
@@ -152,25 +152,6 @@ public struct HTTPService: HTTPServiceType {
         let relative = path.hasPrefix("/") ? path : "/" + path
         guard let url = URL(string: base + relative) else { throw .invalidURL(path) }
         return url
-    }
-
-    /// Whether `host` is this machine: `localhost` or an address in `127.0.0.0/8`.
-    ///
-    /// Parsed strictly, in the one spelling that every resolver reads the same way: four decimal
-    /// octets without leading zeros, no trailing dot. `127.0.0.1.example.com`, `127.08.0.1`
-    /// (octal to some resolvers, a DNS name to others), `127.0.0.1.` and `localhost.` (fully
-    /// qualified names that go to DNS) are not loopback.
-    static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased()
-        if host == "localhost" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4,
-            octets.allSatisfy({ octet in
-                !octet.isEmpty && octet.count <= 3 && octet.allSatisfy { $0.isASCII && $0.isNumber }
-                    && (octet == "0" || octet.first != "0") && UInt8(octet) != nil
-            })
-        else { return false }
-        return octets[0] == "127"
     }
 
     /// Refuses hosts the transport cannot reach. On Linux, FoundationNetworking rejects every URL

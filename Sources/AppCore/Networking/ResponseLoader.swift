@@ -31,7 +31,7 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         /// The largest body accepted.
         var maximumBytes: Int
         /// Only requests to this origin may carry the `Authorization` header.
-        var trustedOrigin: HTTPService.Origin
+        var trustedOrigin: HTTPOrigin
         /// Whether plain `http://` to non-loopback hosts is allowed on redirect.
         var allowsInsecureHTTP: Bool
         /// Seconds until the whole exchange fails with ``HTTPError/timedOut``.
@@ -246,12 +246,12 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let call = pending.withLock { $0[task.taskIdentifier] }
-        guard let call, let url = request.url, let target = HTTPService.Origin(url) else {
+        guard let call, let url = request.url, let target = HTTPOrigin(url) else {
             completionHandler(nil)
             return
         }
         let policy = call.policy
-        if target.scheme == "http", !policy.allowsInsecureHTTP, !HTTPService.isLoopback(target.host) {
+        if target.scheme == "http", !policy.allowsInsecureHTTP, !HTTPOrigin.isLoopback(target.host) {
             completionHandler(nil)
             end(call, of: task, with: .failure(HTTPError.insecureTransport(host: target.host)))
             return
