@@ -140,8 +140,9 @@
             Or, for every test that uses the container:
             Override it in LeakyXCTestLeaf:
                 override func resolveLeaf() -> String { fresh { … } }
-            (String is the type of the value `live {}` built; if resolveLeaf() declares another return type, \
-            such as a protocol, write that one.)
+            (String is the type the body built. A body that is a single `return` statement builds its \
+            expression's type instead of the declared one: if resolveLeaf() declares another type, drop that \
+            `return`, and the signature above is the resolve's.)
             If this test means to go live (an end-to-end test), pass `allowingLiveDependencies: true` to \
             `useDependencies`.
             """

@@ -252,11 +252,13 @@ package enum TestGuard {
         let isPartial = resolution.containerType.map { $0 is any PartialContainer.Type } ?? false
         var declaration = "\(name) -> \(type) { fresh { … } }"
         if !isExistential(resolution.requestedType) {
-            // `live { SystemClock() }` makes Swift infer the value's type, not the resolve's.
+            // The builder builds the declared type, except for a body that is a single `return`, which
+            // builds its expression's: then the signature above is not the resolve's, and says why.
             declaration += """
 
-                (\(type) is the type of the value `live {}` built; if \(name) declares another return type, \
-                such as a protocol, write that one.)
+                (\(type) is the type the body built. A body that is a single `return` statement builds its \
+                expression's type instead of the declared one: if \(name) declares another type, drop that \
+                `return`, and the signature above is the resolve's.)
                 """
         }
         let servedBy: String
