@@ -1,4 +1,4 @@
-package import DependencyKit
+internal import DependencyKit
 internal import Foundation
 package import Testing
 

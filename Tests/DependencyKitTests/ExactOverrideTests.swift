@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import DependencyKit
+import DependencyKitTesting
 
 /// A container whose cached lifetimes build on a leaf that tests override.
 protocol ClockworkDependency: DependencyContainer {

@@ -219,7 +219,7 @@ extension Diagnostics {
 
         /// Whether resolutions with this lifetime reach the outside world (`live {}`): the leaves the
         /// test guard watches.
-        var reachesOutside: Bool {
+        package var reachesOutside: Bool {
             switch self {
             case .live: true
             default: false

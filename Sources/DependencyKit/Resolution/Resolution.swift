@@ -182,13 +182,13 @@ package func withResolution<T, Failure: Error>(
 /// chain, a trace's record, the test guard's look at it — turned into a ``Diagnostics/Step`` only
 /// when a message or a graph needs names.
 package struct Resolution: Sendable {
-    let name: String
-    let requestedType: any Any.Type
-    let lifetime: Diagnostics.Lifetime
-    let containerID: ObjectIdentifier?
-    let containerType: (any AnyObject.Type)?
+    package let name: String
+    package let requestedType: any Any.Type
+    package let lifetime: Diagnostics.Lifetime
+    package let containerID: ObjectIdentifier?
+    package let containerType: (any AnyObject.Type)?
     /// The class whose code builds the value, when known.
-    let implementerType: (any AnyObject.Type)?
+    package let implementerType: (any AnyObject.Type)?
 
     init(
         _ name: String,
@@ -237,9 +237,9 @@ package struct Resolution: Sendable {
 /// message saying so (see ``count(in:by:)``). The word holds ``idle`` exactly when there is nothing
 /// to do, so the hot path is one relaxed load and one compare against a constant.
 @usableFromInline
-enum DiagnosticsWord {
+package enum DiagnosticsWord {
     /// One of the counted fields of the word.
-    enum Field: CaseIterable {
+    package enum Field: CaseIterable {
         case trace, overrideSet, testContext
 
         /// The field's lowest bit.
@@ -293,7 +293,7 @@ enum DiagnosticsWord {
     /// What one live override set adds.
     static let overrideUnit = Field.overrideSet.unit
     /// What one live test context adds.
-    static let testContextUnit = Field.testContext.unit
+    package static let testContextUnit = Field.testContext.unit
 
     /// Whether this build of DependencyKit checks cycles unless told otherwise.
     @inlinable
@@ -349,12 +349,12 @@ enum DiagnosticsWord {
     }
 
     /// Counts a trace or a test context in (`units` positive) or out (negative).
-    static func add(_ units: Int) { dk_diagnostics_fetch_add(units) }
+    package static func add(_ units: Int) { dk_diagnostics_fetch_add(units) }
 
     /// Counts one more of `field` in, or stops with a message when the field is full: a count that
     /// wrapped into its neighbour would switch another diagnostic on or off for the whole process.
     /// Undo it with `add(-field.unit)`.
-    static func count(in field: Field) {
+    package static func count(in field: Field) {
         let before = dk_diagnostics_fetch_add(field.unit)
         if _slowPath(field.count(in: before) == field.limit) {
             dk_diagnostics_fetch_add(-field.unit)

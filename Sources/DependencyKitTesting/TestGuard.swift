@@ -1,4 +1,6 @@
-/// The engine's half of DependencyKitTesting's test guard.
+package import DependencyKit
+
+/// The test guard: what DependencyKitTesting puts in the engine's seam (`ResolutionInterceptor`).
 ///
 /// DependencyKitTesting binds a ``GuardedTest`` for each test case it scopes. While any context is
 /// live, the diagnostics word sends every resolution through the diagnosed path, where
