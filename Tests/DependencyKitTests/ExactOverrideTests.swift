@@ -1,9 +1,9 @@
+import DependencyKitTesting
 import Dispatch
 import Foundation
 import Testing
 
 @testable import DependencyKit
-import DependencyKitTesting
 
 /// A container whose cached lifetimes build on a leaf that tests override.
 protocol ClockworkDependency: DependencyContainer {
