@@ -346,7 +346,7 @@ final class ReportedProblems: Sendable {
             DependencyContainer.Override<any ClockworkDependency>.override({ $0.resolveHour() }, with: hour)
         }
         let container: any ClockworkDependency = ClockworkCore()
-        let set = OverrideSet.adding(overrides, for: container)
+        let set = OverrideSet.recording(overrides, for: container).set
         #expect(set?.entries.index.withLock { $0.named.values.first?.count } == 10_000)
         let hour = OverrideSet.bind(set) { container.resolveHour() }
         #expect(hour == 9_999)

@@ -132,70 +132,44 @@ extension DependencyContainer {
 }
 
 /// Runs `operation` with `container` in effect, answering the resolves `overrides` name: the array
-/// form behind ``withDependencies(_:operation:)-(_,()->R)``.
+/// form behind ``withDependencies(_:operation:)-(_,()->R)``. Given `reportUnused`, hands it a message
+/// for each override nothing resolved while `operation` ran, when it returns: the test helpers' check
+/// that a test still exercises what it fakes.
 package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C>],
+    reportingUnused reportUnused: ((String) -> Void)? = nil,
     operation: () throws -> R
 ) rethrows -> R {
-    let frame = scopeFrame(binding: container)
-    if overrides.isEmpty { return try ScopeFrame.bind(frame, operation: operation) }
-    return try ScopeFrame.bind(frame) {
-        try OverrideSet.bind(OverrideSet.adding(overrides, for: container), operation: operation)
+    try ScopeFrame.bind(scopeFrame(binding: container)) {
+        let (set, entries) = OverrideSet.recording(overrides, for: container)
+        let result = try OverrideSet.bind(set, operation: operation)
+        if let reportUnused { OverrideSet.unusedMessages(of: entries).forEach(reportUnused) }
+        return result
     }
 }
 
-/// The asynchronous form of ``withDependencies(_:overriding:operation:)``.
+/// The asynchronous form of ``withDependencies(_:overriding:reportingUnused:operation:)``.
+///
+/// Tasks the operation started may still use the overrides after it returns; while they hold the scope
+/// and an override is still unused, the unused check waits for them, up to two seconds.
 @usableFromInline
 package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C>],
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> R
-) async rethrows -> R {
-    try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
-        try await OverrideSet.bind(
-            OverrideSet.adding(overrides, for: container), isolation: isolation, operation: operation)
-    }
-}
-
-/// ``withDependencies(_:overriding:isolation:operation:)`` that also hands `reportUnused` a message for
-/// the overrides nothing resolved while `operation` ran (when it returns): the testing trait's check
-/// that a test still exercises what it fakes.
-///
-/// Tasks the operation started may still use the overrides after it returns; while they hold the scope
-/// and an override is still unused, the check waits for them, up to two seconds.
-package func withDependencies<C: DependencyContainer, R>(
-    _ container: C,
-    overriding overrides: [DependencyContainer.Override<C>],
-    reportingUnused reportUnused: (String) -> Void,
+    reportingUnused reportUnused: ((String) -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
         var (set, entries) = OverrideSet.recording(overrides, for: container)
         let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+        guard let reportUnused else { return result }
         var waited = 0
         while entries.contains(where: { !$0.hasAnswered }), !isKnownUniquelyReferenced(&set), waited < 200 {
             try? await Task.sleep(nanoseconds: 10_000_000)
             waited += 1
         }
-        OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
-        return result
-    }
-}
-
-/// The synchronous form of ``withDependencies(_:overriding:reportingUnused:isolation:operation:)``, for
-/// XCTest's helper: the check runs when `operation` returns.
-package func withDependencies<C: DependencyContainer, R>(
-    _ container: C,
-    overriding overrides: [DependencyContainer.Override<C>],
-    reportingUnused reportUnused: (String) -> Void,
-    operation: () throws -> R
-) rethrows -> R {
-    try ScopeFrame.bind(scopeFrame(binding: container)) {
-        let (set, entries) = OverrideSet.recording(overrides, for: container)
-        let result = try OverrideSet.bind(set, operation: operation)
         OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
         return result
     }
@@ -244,7 +218,10 @@ extension Injector {
         _ overrides: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
-        try withOverrides(overrides, operation: operation)
+        let container = dependencies
+        return try ScopeFrame.bind(pinningFrame(for: container)) {
+            try OverrideSet.bind(OverrideSet.recording(overrides, for: container).set, operation: operation)
+        }
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -261,30 +238,10 @@ extension Injector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await withOverrides(overrides, isolation: isolation, operation: operation)
-    }
-
-    /// The array form of ``withOverrides(_:operation:)-(_,()->R)``.
-    package func withOverrides<R>(
-        _ overrides: [DependencyContainer.Override<Container>],
-        operation: () throws -> R
-    ) rethrows -> R {
-        let container = dependencies
-        return try ScopeFrame.bind(pinningFrame(for: container)) {
-            try OverrideSet.bind(OverrideSet.adding(overrides, for: container), operation: operation)
-        }
-    }
-
-    /// The array form of ``withOverrides(_:isolation:operation:)``.
-    package func withOverrides<R>(
-        _ overrides: [DependencyContainer.Override<Container>],
-        isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> R
-    ) async rethrows -> R {
         let container = dependencies
         return try await ScopeFrame.bind(pinningFrame(for: container), isolation: isolation) {
             try await OverrideSet.bind(
-                OverrideSet.adding(overrides, for: container), isolation: isolation, operation: operation)
+                OverrideSet.recording(overrides, for: container).set, isolation: isolation, operation: operation)
         }
     }
 

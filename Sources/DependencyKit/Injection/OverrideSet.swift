@@ -84,26 +84,6 @@ final class OverrideSet: ResolutionInterceptor {
         var hasAnswered: Bool { state.withLock { $0.answered } }
         func settle(_ found: Identity) { state.withLock { $0.identity = found } }
         func noteAnswered() { state.withLock { $0.answered = true } }
-
-        /// What to tell a test whose override nothing resolved; `nil` for a malformed one (already reported).
-        fileprivate var unusedMessage: String? {
-            let container = Swift.type(of: self.container)
-            switch identity {
-            case .refused: return nil
-            case .resolve(let name):
-                return """
-                    This test overrides \(name) of \(container), but nothing resolved it: the test no longer \
-                    exercises what it fakes. Remove the override, or reach the code under test through the \
-                    container (`dependencies.\(name)`, or a value resolved from it) instead of building it by hand.
-                    """
-            case .pending:
-                return """
-                    This test has a relative override of a \(valueType) for \(container), but nothing resolved a \
-                    \(valueType) of that container: the test no longer exercises what it fakes. Remove the \
-                    override, or reach the code under test through the container.
-                    """
-            }
-        }
     }
 
     /// The entries of one scope, shared by the scope and its views: identified ones by resolve and
@@ -204,54 +184,12 @@ final class OverrideSet: ResolutionInterceptor {
         return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), recorded)
     }
 
-    /// ``recording(_:for:)``'s set.
-    static func adding<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
-        -> OverrideSet?
-    {
-        recording(overrides, for: container).set
-    }
-
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
     /// rest of that graph down the diagnosed path, where overrides and owned instances are looked up.
     static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
         let diverted = divertNestedResolutions()
         defer { endDivertingNestedResolutions(diverted) }
         return try Interception.updating({ $0.overrides = set }, operation: operation)
-    }
-
-    /// What to tell a test about the overrides among `entries` that answered nothing: one message per
-    /// resolve. Overrides of a resolve that a later one of them answered are shadowed, said once however
-    /// many there are; a malformed override was reported already.
-    package static func unusedMessages(of entries: [Entry]) -> [String] {
-        var answered = Set<Key>()
-        for entry in entries where entry.hasAnswered {
-            if case .resolve(let name) = entry.identity {
-                answered.insert(Key(container: entry.key.container, type: entry.key.type, name: name))
-            }
-        }
-        var said = Set<Key>()
-        var messages: [String] = []
-        for entry in entries where !entry.hasAnswered {
-            var key = entry.key
-            if case .resolve(let name) = entry.identity { key.name = name }
-            guard said.insert(key).inserted else { continue }
-            let count = entries.filter { other in
-                !other.hasAnswered && other.key.bucket == key.bucket
-                    && (other.identity == .resolve(key.name) || other.key.name == key.name)
-            }.count
-            if answered.contains(key) {
-                let container = Swift.type(of: entry.container)
-                messages.append(
-                    """
-                    This test overrides \(key.name) of \(container) \(count + 1) times, and only the last one \
-                    answers: the \(count == 1 ? "other is" : "\(count) others are") shadowed. Keep one override \
-                    per resolve.
-                    """)
-            } else if let message = entry.unusedMessage {
-                messages.append(message)
-            }
-        }
-        return messages
     }
 
     /// The asynchronous form of ``bind(_:operation:)``.
@@ -320,7 +258,9 @@ final class OverrideSet: ResolutionInterceptor {
             case .relative(let transform):
                 Interception.updating({ $0.overrides = below }, operation: { base.flatMap(transform) }) as? T
             }
-        if value == nil { refuse(entry, problem: Self.mismatch(entry.valueType, key.name, T.self, container)) }
+        if value == nil {
+            refuse(entry, problem: OverrideMessages.mismatch(entry.valueType, key.name, T.self, container))
+        }
         return value
     }
 
@@ -362,20 +302,6 @@ final class OverrideSet: ResolutionInterceptor {
         entries.drop(entry)
         if let problem { OverrideProblem.report(problem) }
     }
-
-    /// The message for an override whose value is not of the type the resolve builds.
-    static func mismatch(_ valueType: Any.Type, _ name: String, _ type: Any.Type, _ container: AnyObject) -> String {
-        """
-        An override of \(valueType) selected \(name) of \(Swift.type(of: container)), which builds a \(type), \
-        and the override's value is not one. The closure passed to `.override(_:…)` must call the resolve \
-        to override and nothing else. If it does, the resolve's body builds a \(type) instead of the type \
-        the resolve returns: a body that is a single `return` statement, such as \
-        `fresh { return SystemClock() }`, builds its expression's type. In \(name), drop the `return` \
-        (`fresh { SystemClock() }` in `func resolveClock() -> any Clock` builds an `any Clock`), or \
-        convert the value (`fresh { return SystemClock() as any Clock }`). A builder given a function \
-        instead of a closure (`fresh(SystemClock.init)`) builds that function's type too: wrap it in braces.
-        """
-    }
 }
 
 /// A value carried through a recording: a value override's value, or a relative override's base.
@@ -409,7 +335,7 @@ final class OverrideRecording: ResolutionInterceptor {
         case base(of: OverrideSet.Entry, in: OverrideSet)
     }
 
-    private struct Call {
+    struct Call {
         let name: String
         let requestedType: any Any.Type
         let container: (any DependencyContainer.Resolving)?
@@ -440,50 +366,17 @@ final class OverrideRecording: ResolutionInterceptor {
         endDivertingNestedResolutions(diverted)
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
         let calls = recording.calls.withLock { $0 }
-        let problem: String
         if let call = calls.first, calls.count == 1, !call.name.contains(":"), let container = call.container,
             let answer = call.answer
         {
             let key = OverrideSet.Key(
                 container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
             return (key, container, answer, call.isExact)
-        } else if let returned = calls.last, calls.count > 1 {
-            // The closure's value is what its last call returned: that is the resolve it meant.
-            problem = """
-                \(description) calls \(calls.count) resolves: \
-                \(calls.map { "\($0.name) of \($0.containerType)" }.joined(separator: ", ")). An override replaces \
-                one resolve, so its closure must call exactly one, and nothing else: \
-                `.override({ $0.\(returned.name) }, with: …)`. To replace several, write one override each.
-                """
-        } else if let call = calls.first, call.name.contains(":") {
-            problem = """
-                \(description) selects \(call.name) of \(call.containerType), which takes arguments. DependencyKit \
-                never sees a resolve's arguments (its builder captures them), so such an override would answer \
-                every argument alike. Override what the resolve builds on instead (the store or client it reads), \
-                or answer per argument in a subclass: `override func \(call.name.prefix { $0 != "(" })(…) -> … { … }`.
-                """
-        } else if let call = calls.first, call.container == nil {
-            problem = """
-                \(description) selects \(call.name) of \(call.containerType), which is not a container: overrides \
-                answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`).
-                """
-        } else if let call = calls.first, case .base(let entry, _) = mode, call.container !== entry.container {
-            problem = """
-                \(description) selects \(call.name) of \(call.containerType), not a resolve of the container it \
-                is made for (\(Swift.type(of: entry.container))). Override it where that container is in effect.
-                """
-        } else if let call = calls.first, let container = call.container {
-            problem = OverrideSet.mismatch(type, call.name, call.requestedType, container)
-        } else {
-            problem = """
-                \(description): the closure resolved nothing that DependencyKit can see. An override selects a \
-                resolve by calling it, and a resolve is seen only when its body is wrapped in `fresh {}`, \
-                `live {}` or `shared {}` (and is not `async`). Wrap the resolve's body, for example \
-                `func resolveClock() -> any Clock { live { SystemClock() } }`, and pass a closure that only \
-                calls it: `.override({ $0.resolveClock() }, with: …)`.
-                """
         }
-        OverrideProblem.report(problem)
+        var madeFor: AnyObject?
+        if case .base(let entry, _) = mode { madeFor = entry.container }
+        OverrideProblem.report(
+            OverrideMessages.selection(calls, of: type, describedAs: description, madeFor: madeFor))
         return nil
     }
 
