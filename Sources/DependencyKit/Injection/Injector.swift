@@ -382,6 +382,8 @@ package enum InstalledContainers {
     /// Whether the object with this identity is a container an injector alive installed (the test
     /// guard's question): one set lookup per injector.
     package static func contains(_ id: ObjectIdentifier) -> Bool {
+        // Copied, and asked outside the lock: the last reference to an injector may be this copy's,
+        // and freeing it frees the containers it installed, whose deinits are user code.
         let alive = injectors.withLock { $0.compactMap(\.injector) }
         return alive.contains { $0.isInstalled(id) }
     }
