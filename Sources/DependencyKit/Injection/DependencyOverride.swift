@@ -175,28 +175,6 @@ package func withDependencies<C: DependencyContainer, R>(
     }
 }
 
-/// Overrides installed for the whole process with a global container: what a serial XCTest's
-/// `useDependencies(_:_:…)` does with its overrides. A task's own overrides come first.
-package struct ProcessWideOverrides: Sendable {
-    private let previous: OverrideSet?
-    private let entries: [OverrideSet.Entry]
-
-    /// Records `overrides` of `container` (reporting malformed ones to the test context in effect)
-    /// and installs them for the whole process.
-    package static func install<C>(_ overrides: [DependencyContainer.Override<C>], for container: C) -> Self {
-        let (set, entries) = OverrideSet.recording(overrides, for: container)
-        return ProcessWideOverrides(previous: OverrideSet.installProcessWide(set), entries: entries)
-    }
-
-    /// Puts back the process-wide overrides this installation replaced.
-    /// - Returns: A message for each override nothing resolved (see `OverrideSet.unusedMessages(of:)`).
-    @discardableResult
-    package func restore() -> [String] {
-        _ = OverrideSet.installProcessWide(previous)
-        return OverrideSet.unusedMessages(of: entries)
-    }
-}
-
 extension Injector {
     /// Runs `operation` with the container in effect (scoped or global) answering the resolves
     /// `overrides` name.

@@ -24,17 +24,9 @@
 ///   search for the view's ceiling, whatever the number of overrides alive. A relative override's base
 ///   and transform run in the view below its entry, made once per entry, so nested relative overrides
 ///   cost linear in their depth.
-final class OverrideSet: ResolutionInterceptor {
+package final class OverrideSet: ResolutionInterceptor {
     /// The overrides in effect: the task's, else the ones a serial XCTest installed for the process.
     static var current: OverrideSet? { Interception.overrides as? OverrideSet }
-
-    /// Installs `set` as the process-wide overrides and returns the ones it replaces.
-    package static func installProcessWide(_ set: OverrideSet?) -> OverrideSet? {
-        Interception.processWide.withLock { installed in
-            defer { installed.overrides = set }
-            return installed.overrides as? OverrideSet
-        }
-    }
 
     /// One resolve of one container; with an empty name, every resolve of the type (a bucket).
     struct Key: Hashable, Sendable {
@@ -46,7 +38,7 @@ final class OverrideSet: ResolutionInterceptor {
     }
 
     /// One override: which resolve of which container it answers, and how.
-    final class Entry: Sendable {
+    package final class Entry: Sendable {
         enum Answer: Sendable {
             case value(Placeholder)
             /// Transforms the base, type-erased; `nil` when the base is not of the override's type.
@@ -154,7 +146,7 @@ final class OverrideSet: ResolutionInterceptor {
     }
 
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
-    func instances(for container: DependencyContainer) -> OwnedInstances? {
+    package func instances(for container: DependencyContainer) -> OwnedInstances? {
         instanceTables.withLock { tables in
             let id = ObjectIdentifier(container)
             if let made = tables[id] { return made }
@@ -166,7 +158,7 @@ final class OverrideSet: ResolutionInterceptor {
 
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
-    static func recording<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
+    package static func recording<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
         -> (set: OverrideSet?, entries: [Entry])
     {
         let outer = current
@@ -203,7 +195,7 @@ final class OverrideSet: ResolutionInterceptor {
 
     /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written.
     /// - Parameter next: Serves the resolution without the answering override: a relative one's base.
-    func answer<T, Failure: Error>(
+    package func answer<T, Failure: Error>(
         _ name: String, of _: T.Type, container: AnyObject, next: () throws(Failure) -> T
     ) throws(Failure) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
@@ -217,7 +209,7 @@ final class OverrideSet: ResolutionInterceptor {
 
     /// The asynchronous form of ``answer(_:of:container:next:)``. An override selects a synchronous
     /// resolve, so relative overrides are found by the synchronous resolutions nested in this one.
-    func answer<T, Failure: Error>(
+    package func answer<T, Failure: Error>(
         _ name: String, of _: T.Type, container: AnyObject, isolation: isolated (any Actor)?,
         next: () async throws(Failure) -> T
     ) async throws(Failure) -> T? {
