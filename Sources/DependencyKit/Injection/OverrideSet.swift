@@ -158,9 +158,9 @@ package final class OverrideSet: ResolutionInterceptor {
 
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
-    package static func recording<Container>(_ overrides: [DependencyContainer.Override<Container>], for container: Container)
-        -> (set: OverrideSet?, entries: [Entry])
-    {
+    package static func recording<Container>(
+        _ overrides: [DependencyContainer.Override<Container>], for container: Container
+    ) -> (set: OverrideSet?, entries: [Entry]) {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
         var index = outer?.entries.index.withLock { $0 } ?? Entries.Index()
