@@ -2,10 +2,10 @@
 /// (`OverrideSet.swift`, `DependencyOverride.swift`): a malformed override, and an override that
 /// answered nothing. Each message names what the test wrote and the fix to paste.
 enum OverrideMessages {
-    /// Why the calls an override's closure made (`calls`, in order) select no resolve.
-    /// - Parameter madeFor: The container a relative override was made for; `nil` for a value override.
+    /// Why the calls an override's closure made (`calls`, in order, recorded in `mode`) select no resolve.
     static func selection(
-        _ calls: [OverrideRecording.Call], of type: any Any.Type, describedAs description: String, madeFor: AnyObject?
+        _ calls: [OverrideRecording.Call], of type: any Any.Type, describedAs description: String,
+        mode: OverrideRecording.Mode
     ) -> String {
         if let returned = calls.last, calls.count > 1 {
             // The closure's value is what its last call returned: that is the resolve it meant.
@@ -39,10 +39,10 @@ enum OverrideMessages {
                 answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`).
                 """
         }
-        if let madeFor, container !== madeFor {
+        if case .base(let entry, _) = mode, container !== entry.container {
             return """
                 \(description) selects \(call.name) of \(call.containerType), not a resolve of the container it \
-                is made for (\(Swift.type(of: madeFor))). Override it where that container is in effect.
+                is made for (\(Swift.type(of: entry.container))). Override it where that container is in effect.
                 """
         }
         return mismatch(type, call.name, call.requestedType, container)

@@ -138,8 +138,7 @@ package final class OverrideSet: ResolutionInterceptor {
         ceilings[key] = min(sequence, ceilings[key] ?? .max)
         if probing { return OverrideSet(entries: entries, ceilings: ceilings, probe: Locked(false)) }
         return views.withLock { views in
-            if let made = views[key]?[sequence] { return made }
-            let made = OverrideSet(entries: entries, ceilings: ceilings, probe: probe)
+            let made = views[key]?[sequence] ?? OverrideSet(entries: entries, ceilings: ceilings, probe: probe)
             views[key, default: [:]][sequence] = made
             return made
         }
@@ -148,10 +147,8 @@ package final class OverrideSet: ResolutionInterceptor {
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
         instanceTables.withLock { tables in
-            let id = ObjectIdentifier(container)
-            if let made = tables[id] { return made }
-            let made = OwnedInstances(container: container)
-            tables[id] = made
+            let made = tables[ObjectIdentifier(container)] ?? OwnedInstances(container: container)
+            tables[ObjectIdentifier(container)] = made
             return made
         }
     }
@@ -365,10 +362,7 @@ final class OverrideRecording: ResolutionInterceptor {
                 container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
             return (key, container, answer, call.isExact)
         }
-        var madeFor: AnyObject?
-        if case .base(let entry, _) = mode { madeFor = entry.container }
-        OverrideProblem.report(
-            OverrideMessages.selection(calls, of: type, describedAs: description, madeFor: madeFor))
+        OverrideProblem.report(OverrideMessages.selection(calls, of: type, describedAs: description, mode: mode))
         return nil
     }
 
