@@ -17,6 +17,12 @@
         /// naming the resolve, the container in effect and the override to write, once per resolve.
         /// Pass `allowingLiveDependencies: true` for an end-to-end test that means to go live.
         ///
+        /// Work the test leaves running reads what the process has after the test: a resolve it makes
+        /// before the next test begins is a warning at the line that called this method, naming the
+        /// test, once per resolve; once the next test begins, it reads that test's container and
+        /// overrides, unreported. A `Task {}` the test starts inherits nothing of the container, which
+        /// is the process's, not the task's.
+        ///
         /// Overrides replace resolves of the container for the test, with the spelling of the
         /// Swift Testing trait (see ``DependencyKit/DependencyContainer/Override``):
         ///

@@ -368,8 +368,8 @@
         /// wrap a test) keeps that container and its overrides after the scope ends, and does not see the
         /// next test's process-wide overrides, which answer only the container they were given with.
         func testATaskStartedInAScopeKeepsItAndMissesTheNextTestsOverrides() {
-            let leaked = withDependencies(LeakDouble(name: "A"), .override({ $0.resolveName() }, with: "A's override"))
-            {
+            let scoped = LeakDouble(name: "A")
+            let leaked = withDependencies(scoped, .override({ $0.resolveName() }, with: "A's override")) {
                 LeakedReader(detached: false)
             }
             defer { leaked.stop() }
