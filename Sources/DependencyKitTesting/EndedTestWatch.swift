@@ -27,21 +27,19 @@
         private let reported = Locked<Set<String>>([])
 
         private init(
-            test: String, container: DependencyContainer, file: StaticString, line: UInt,
-            replaced: (any ResolutionInterceptor)?
+            test: String, file: StaticString, line: UInt, context: GuardedTest, replaced: (any ResolutionInterceptor)?
         ) {
-            (self.test, self.file, self.line, self.replaced) = (test, file, line, replaced)
-            context = GuardedTest(container: container, testScopes: nil, spelling: .xcTest) { message in
-                XCTestGuard.warn(message, file: file, line: line)
-            }
+            (self.test, self.file, self.line, self.context, self.replaced) = (test, file, line, context, replaced)
         }
 
         /// Puts a watch for `test`, whose `useDependencies` just ended, in the process-wide test slot.
         static func begin(test: String, container: DependencyContainer, file: StaticString, line: UInt) {
             GuardedTest.restoreProcessBinding(nil)
+            let context = GuardedTest(container: container, testScopes: nil, spelling: .xcTest) { message in
+                XCTestGuard.warn(message, file: file, line: line)
+            }
             Interception.processWide.withLock { bound in
-                bound.test = EndedTestWatch(
-                    test: test, container: container, file: file, line: line, replaced: bound.test)
+                bound.test = EndedTestWatch(test: test, file: file, line: line, context: context, replaced: bound.test)
             }
         }
 
@@ -78,7 +76,7 @@
             return """
                 \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
                 began, by work the test left running (a Task.detached, a Task {}, a queue's closure, a thread) \
-                or by its tearDown(), outside the test's `useDependencies`.\(served) Work still running when \
+                or by code run between tests (the test's tearDown()), outside the test's `useDependencies`.\(served) Work still running when \
                 the next test begins reads that test's container and overrides, and cannot be told from the \
                 next test's own work, so it is not reported then. Await or cancel the work before the test \
                 returns.
