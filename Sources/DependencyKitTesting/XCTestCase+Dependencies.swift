@@ -17,6 +17,12 @@
         /// naming the resolve, the container in effect and the override to write, once per resolve.
         /// Pass `allowingLiveDependencies: true` for an end-to-end test that means to go live.
         ///
+        /// Work the test leaves running reads what the process has after the test: a resolve it makes
+        /// before the next test begins is a warning at the line that called this method, naming the
+        /// test, once per resolve; once the next test begins, it reads that test's container and
+        /// overrides, unreported. A `Task {}` the test starts inherits nothing of the container, which
+        /// is the process's, not the task's.
+        ///
         /// Overrides replace resolves of the container for the test, with the spelling of the
         /// Swift Testing trait (see ``DependencyKit/DependencyContainer/Override``):
         ///
@@ -40,16 +46,10 @@
             file: StaticString = #filePath,
             line: UInt = #line
         ) {
-            let endScope = ScopeFrame.bindProcessWide(container)
-            let context = XCTestGuard.context(
-                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
-            let previousContext = context.bindToProcess()
-            let installed = ProcessWideOverrides.install(overrides, for: container)
-            addTeardownBlock {
-                for message in installed.restore() { XCTestGuard.warn(message, file: file, line: line) }
-                GuardedTest.restoreProcessBinding(previousContext)
-                endScope()
-            }
+            addTeardownBlock(
+                XCTestGuard.use(
+                    container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name,
+                    file: file, line: line))
         }
 
         /// Runs `body` with `container` scoped to it, guarded, reporting unused overrides when it returns:
@@ -83,6 +83,37 @@
         package static func warn(_ message: String, file: StaticString, line: UInt) {
             warnings.withLock { $0.append(message) }
             FileHandle.standardError.write(Data("\(file):\(line): warning: \(message)\n".utf8))
+        }
+
+        /// What ``XCTest/XCTestCase/useDependencies(_:_:allowingLiveDependencies:file:line:)`` does for
+        /// the test named `test`: puts `container` and `overrides` in effect for the process and guards
+        /// the test. Returns what ends it, for the test's teardown: unused overrides are warnings, what
+        /// was in effect before is put back, and, when this was the test's outermost call, an
+        /// ``EndedTestWatch`` reports the work that resolves until the next test begins.
+        package static func use<Container: DependencyContainer>(
+            _ container: Container,
+            _ overrides: [DependencyContainer.Override<Container>],
+            allowingLiveDependencies: Bool,
+            test: String,
+            file: StaticString,
+            line: UInt
+        ) -> () -> Void {
+            TestBoundaries.registered
+            EndedTestWatch.end()
+            let endScope = ScopeFrame.bindProcessWide(container)
+            let context = context(
+                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
+            let previousContext = context.bindToProcess()
+            let installed = ProcessWideOverrides.install(overrides, for: container)
+            return {
+                for message in installed.restore() { warn(message, file: file, line: line) }
+                if previousContext == nil {
+                    EndedTestWatch.begin(test: test, container: container, file: file, line: line)
+                } else {
+                    GuardedTest.restoreProcessBinding(previousContext)
+                }
+                endScope()
+            }
         }
 
         /// The warnings ``warn(_:file:line:)`` gave, oldest first.

@@ -246,4 +246,146 @@
             XCTAssertEqual(guardFailures.withLock { $0 }, [])
         }
     }
+
+    protocol LeakDependency: DependencyContainer {
+        func resolveName() -> String
+    }
+
+    final class LeakProduction: DependencyContainer, LeakDependency, @unchecked Sendable {
+        func resolveName() -> String { fresh { "production" } }
+    }
+
+    final class LeakDouble: DependencyContainer, LeakDependency, @unchecked Sendable {
+        let name: String
+        init(name: String) {
+            self.name = name
+            super.init()
+        }
+        func resolveName() -> String { fresh { name } }
+    }
+
+    let leakInjector = Injector<any LeakDependency> { LeakProduction() }
+
+    /// Work a test leaves running: a task that resolves the name each time it is asked, until stopped.
+    /// Each read is sequenced by the caller, who waits for its answer (never more than a minute, so a
+    /// broken test fails instead of hanging).
+    final class LeakedReader: Sendable {
+        private let requests: AsyncStream<Void>.Continuation
+        private let answered = DispatchSemaphore(value: 0)
+        private let answer = Locked<String?>(nil)
+
+        /// Starts the task: `Task.detached` when `detached`, else `Task {}`, which inherits the caller's scope.
+        init(detached: Bool) {
+            let (stream, requests) = AsyncStream<Void>.makeStream()
+            self.requests = requests
+            let (answer, answered) = (answer, answered)
+            let work: @Sendable () async -> Void = {
+                for await _ in stream {
+                    answer.withLock { $0 = leakInjector.dependencies.resolveName() }
+                    answered.signal()
+                }
+            }
+            if detached { Task.detached(operation: work) } else { Task(operation: work) }
+        }
+
+        /// What the task resolves now.
+        func read() -> String? {
+            requests.yield()
+            guard answered.wait(timeout: .now() + 60) == .success else { return "no answer" }
+            return answer.withLock { $0 }
+        }
+
+        func stop() { requests.finish() }
+    }
+
+    /// Issue 39, item 6: work a test leaves running past its end, and the next test.
+    final class LeakedWorkTests: XCTestCase {
+        /// The warnings given since `count`, about the test named `test`.
+        private func warnings(after count: Int, naming test: String) -> [String] {
+            XCTestGuard.warnings.withLock { Array($0.dropFirst(count)) }.filter { $0.contains("after \(test) ended") }
+        }
+
+        private func leftRunningIsReportedOnTheTest(detached: Bool) {
+            let leaked = LeakedReader(detached: detached)
+            let before = XCTestGuard.warnings.withLock { $0.count }
+            let test = name
+            // Teardown blocks run last-in first-out: this one after the one `useDependencies` adds.
+            addTeardownBlock {
+                XCTAssertEqual(leaked.read(), "production", "what the process had before the test")
+                XCTAssertEqual(leaked.read(), "production")
+                let warnings = self.warnings(after: before, naming: test)
+                XCTAssertEqual(warnings.count, 1, "once per resolve")
+                XCTAssertTrue(
+                    warnings.first?.contains("resolveName() -> String was resolved after \(test) ended") == true,
+                    "\(warnings)")
+                XCTAssertTrue(warnings.first?.contains("It was served by LeakProduction.") == true)
+                leaked.stop()
+            }
+            useDependencies(LeakDouble(name: "A"), .override({ $0.resolveName() }, with: "A's override"))
+            XCTAssertEqual(leaked.read(), "A's override")
+        }
+
+        func testADetachedTaskLeftRunningIsReportedOnTheTestThatStartedIt() {
+            leftRunningIsReportedOnTheTest(detached: true)
+        }
+
+        /// Under `useDependencies` the container is the process's, not the task's: a `Task {}` inherits
+        /// nothing of it, and outlives the test like a detached task.
+        func testATaskLeftRunningUnderUseDependenciesIsReportedOnTheTestThatStartedIt() {
+            leftRunningIsReportedOnTheTest(detached: false)
+        }
+
+        /// The finding's shape: test A leaves a task reading; test B installs an override. The reads
+        /// between the tests are reported on A; once B begins, the task reads B's container and override,
+        /// which nothing can tell from B's own detached work: the documented limit.
+        func testALeakedTaskIsReportedOnItsTestUntilTheNextTestBegins() {
+            let before = XCTestGuard.warnings.withLock { $0.count }
+            let leaked = LeakedReader(detached: true)
+            defer { leaked.stop() }
+            let endA = XCTestGuard.use(
+                LeakDouble(name: "A"), [], allowingLiveDependencies: false, test: "LeakingTests.testA",
+                file: #filePath, line: #line)
+            XCTAssertEqual(leaked.read(), "A")
+            endA()
+            XCTAssertEqual(leaked.read(), "production")
+            XCTAssertEqual(leaked.read(), "production")
+            XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testA").count, 1)
+
+            EndedTestWatch.end()  // what XCTest's start of the next test case does
+            let endB = XCTestGuard.use(
+                LeakDouble(name: "B"), [.override({ $0.resolveName() }, with: "B's override")],
+                allowingLiveDependencies: false, test: "LeakingTests.testB", file: #filePath, line: #line)
+            for _ in 0..<9 { XCTAssertEqual(leaked.read(), "B's override") }
+            XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testA").count, 1, "not reported in B")
+            XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testB"), [])
+            endB()
+            XCTAssertNotNil(EndedTestWatch.current, "B's work is watched until the next test begins")
+            EndedTestWatch.end()
+            XCTAssertNil(EndedTestWatch.current)
+        }
+
+        /// A `Task {}` started inside a task-scoped container (`withDependencies`, as `invokeTest` can
+        /// wrap a test) keeps that container and its overrides after the scope ends, and does not see the
+        /// next test's process-wide overrides, which answer only the container they were given with.
+        func testATaskStartedInAScopeKeepsItAndMissesTheNextTestsOverrides() {
+            let scoped = LeakDouble(name: "A")
+            let leaked = withDependencies(scoped, .override({ $0.resolveName() }, with: "A's override")) {
+                LeakedReader(detached: false)
+            }
+            defer { leaked.stop() }
+            XCTAssertEqual(leaked.read(), "A's override")
+            let endB = XCTestGuard.use(
+                LeakDouble(name: "B"), [.override({ $0.resolveName() }, with: "B's override")],
+                allowingLiveDependencies: false, test: "LeakingTests.testB", file: #filePath, line: #line)
+            XCTAssertEqual(leakInjector.dependencies.resolveName(), "B's override")
+            XCTAssertEqual(leaked.read(), "A's override")
+            endB()
+        }
+
+        /// Runs after the tests above (XCTest runs a class's tests in name order), whose last leaves a
+        /// watch: the start of this test ended it.
+        func testBTheNextTestBeginsWithNoWatch() {
+            XCTAssertNil(EndedTestWatch.current)
+        }
+    }
 #endif

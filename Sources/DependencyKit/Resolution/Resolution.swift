@@ -212,7 +212,7 @@ package struct Resolution: Sendable {
     }
 
     /// The resolution named, for messages and graphs.
-    var step: Diagnostics.Step {
+    package var step: Diagnostics.Step {
         Diagnostics.Step(
             name: name,
             requestedType: String(describing: requestedType),

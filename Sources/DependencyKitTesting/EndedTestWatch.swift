@@ -1,0 +1,96 @@
+#if canImport(XCTest)
+    package import DependencyKit
+    internal import Foundation
+    internal import XCTest
+
+    /// What an XCTest's `useDependencies` leaves in the process when the test ends, until the next
+    /// test case begins: the test guard's process-wide context for that time.
+    ///
+    /// Between the end of one test and the start of the next, no test runs. A resolution made then by
+    /// work that carries no test context of its own (a `Task.detached`, a `Task {}` started under
+    /// `useDependencies`, a queue's closure, a thread) is work the ended test left running, or its own
+    /// `tearDown()`: the watch reports it as a warning at the test's `useDependencies` line, naming the
+    /// test, once per resolve. Once the next test begins, such work cannot be told from that test's own
+    /// detached work, and it is not reported.
+    package final class EndedTestWatch: ResolutionInterceptor {
+        /// The ended test, as XCTest names it.
+        let test: String
+        let file: StaticString
+        let line: UInt
+        /// Counts the watch as a guarded test, which keeps every resolution on the diagnosed path where
+        /// the watch sees it, and answers escaped `dependencies(as:)` reads with the ended test's
+        /// container and a warning, instead of stopping the process.
+        let context: GuardedTest
+        /// The process-wide test context the watch replaced, put back when it ends.
+        private let replaced: (any ResolutionInterceptor)?
+        /// The resolves already reported.
+        private let reported = Locked<Set<String>>([])
+
+        private init(
+            test: String, file: StaticString, line: UInt, context: GuardedTest, replaced: (any ResolutionInterceptor)?
+        ) {
+            (self.test, self.file, self.line, self.context, self.replaced) = (test, file, line, context, replaced)
+        }
+
+        /// Puts a watch for `test`, whose `useDependencies` just ended, in the process-wide test slot.
+        static func begin(test: String, container: DependencyContainer, file: StaticString, line: UInt) {
+            GuardedTest.restoreProcessBinding(nil)
+            let context = GuardedTest(container: container, testScopes: nil, spelling: .xcTest) { message in
+                XCTestGuard.warn(message, file: file, line: line)
+            }
+            Interception.processWide.withLock { bound in
+                bound.test = EndedTestWatch(test: test, file: file, line: line, context: context, replaced: bound.test)
+            }
+        }
+
+        /// Ends the watch in effect, if any: the next test case begins, or a test's `useDependencies` does.
+        package static func end() {
+            Interception.processWide.withLock { bound in
+                if let watch = bound.test as? EndedTestWatch { bound.test = watch.replaced }
+            }
+        }
+
+        /// The watch in effect, if any.
+        package static var current: EndedTestWatch? {
+            Interception.processWide.withLock { $0.test as? EndedTestWatch }
+        }
+
+        package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+            let step = resolution.step
+            let key = "\(step.name) \(step.requestedType) \(step.container ?? "")"
+            guard reported.withLock({ $0.insert(key).inserted }) else { return }
+            XCTestGuard.warn(message(for: step), file: file, line: line)
+        }
+
+        package func containerForEscapedWork<Refined>(as type: Refined.Type, insteadOf global: Any) -> Refined? {
+            context.containerForEscapedWork(as: type, insteadOf: global)
+        }
+
+        package func record(_ key: String, _ message: () -> String) -> Bool {
+            context.record(key, message)
+        }
+
+        /// The warning for a resolution made after the test ended.
+        func message(for step: Diagnostics.Step) -> String {
+            let served = step.container.map { " It was served by \($0)." } ?? ""
+            return """
+                \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
+                began, by work the test left running (a Task.detached, a Task {}, a queue's closure, a thread) \
+                or by code run between tests (the test's tearDown()), outside the test's `useDependencies`.\(served) Work still running when \
+                the next test begins reads that test's container and overrides, and cannot be told from the \
+                next test's own work, so it is not reported then. Await or cancel the work before the test \
+                returns.
+                """
+        }
+    }
+
+    /// Ends the watch of the test that ended when the next test case begins, and when the tests end.
+    final class TestBoundaries: NSObject, XCTestObservation {
+        /// Registers the observer, once per process.
+        static let registered: Void = XCTestObservationCenter.shared.addTestObserver(TestBoundaries())
+
+        func testCaseWillStart(_ testCase: XCTestCase) { EndedTestWatch.end() }
+
+        func testBundleDidFinish(_ testBundle: Bundle) { EndedTestWatch.end() }
+    }
+#endif
