@@ -37,28 +37,6 @@ extension DependencyContainer {
         /// use for a relative one; `nil` once a malformed override is reported.
         let entry: @Sendable (Container) -> OverrideSet.Entry?
 
-        init(entry: @escaping @Sendable (Container) -> OverrideSet.Entry?) {
-            self.entry = entry
-        }
-
-        /// `other`, given with a container of type `Container`: an override value declared once for the
-        /// container protocol (`Override<any GreetingDependency>`) and given with a container class.
-        package init<Declared>(_ other: Override<Declared>) {
-            if let same = other as? Self {
-                self = same
-                return
-            }
-            self.init { container in
-                guard let declared = container as? Declared else {
-                    OverrideProblem.report(
-                        "An override made for \(Declared.self) was given with a \(type(of: container as Any)), "
-                            + "which is not one.")
-                    return nil
-                }
-                return other.entry(declared)
-            }
-        }
-
         /// Replaces a resolve with a value.
         ///
         /// `value` is evaluated once each time the scope begins (once per test case), and that one value
@@ -127,6 +105,26 @@ extension DependencyContainer {
                         if let typed = object as? Container { _ = resolve(typed) }
                     })
             }
+        }
+    }
+}
+
+extension DependencyContainer.Override {
+    /// `other`, given with a container of type `Container`: an override value declared once for the
+    /// container protocol (`Override<any GreetingDependency>`) and given with a container class.
+    package init<Declared>(_ other: DependencyContainer.Override<Declared>) {
+        if let same = other as? Self {
+            self = same
+            return
+        }
+        self.init { container in
+            guard let declared = container as? Declared else {
+                OverrideProblem.report(
+                    "An override made for \(Declared.self) was given with a \(type(of: container as Any)), "
+                        + "which is not one.")
+                return nil
+            }
+            return other.entry(declared)
         }
     }
 }
