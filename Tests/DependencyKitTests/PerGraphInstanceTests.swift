@@ -15,6 +15,21 @@ private struct Editor: Sendable {
     let preview: Preview
 }
 
+/// A container of a size no other object here has (its padding): the allocator keeps freed blocks in
+/// lists by size, so the next one made gets the address of one just freed, which a container with
+/// the size of its own tables' objects does not reliably get.
+private final class PaddedGraphCore: DependencyContainer, @unchecked Sendable {
+    let drafts = Counter()
+    let padding = SIMD64<UInt64>()
+
+    func resolveDraft() -> Draft {
+        perGraph {
+            drafts.increment()
+            return Draft()
+        }
+    }
+}
+
 private final class GraphCore: DependencyContainer, @unchecked Sendable {
     let drafts = Counter()
 
@@ -113,21 +128,24 @@ struct PerGraphInstanceTests {
     }
 
     @Test func aContainerFreedInsideAGraphLeavesNoInstanceToANewContainerAtItsAddress() throws {
-        let outer = GraphCore()
+        let outer = PaddedGraphCore()
         // Inside one graph: a container resolves its per-graph draft and is freed; containers are
         // then made until one lands at the freed address (the allocator reuses it at once) and
         // that one resolves its own draft.
         let reused: (count: Int, sameDraft: Bool)? = outer.fresh {
+            // Blocks of this size freed earlier are taken first, so the one freed next is the one reused.
+            let drained = (0..<64).map { _ in PaddedGraphCore() }
+            defer { withExtendedLifetime(drained) {} }
             var deadDraft: Draft?
             var deadAddress: ObjectIdentifier?
             do {
-                let dead = GraphCore()
+                let dead = PaddedGraphCore()
                 deadAddress = ObjectIdentifier(dead)
                 deadDraft = dead.resolveDraft()
             }
-            var kept: [GraphCore] = []
+            var kept: [PaddedGraphCore] = []
             for _ in 0..<10_000 {
-                let candidate = GraphCore()
+                let candidate = PaddedGraphCore()
                 if ObjectIdentifier(candidate) == deadAddress {
                     let draft = candidate.resolveDraft()
                     return (candidate.drafts.count, draft === deadDraft)
