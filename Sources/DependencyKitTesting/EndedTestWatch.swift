@@ -86,8 +86,20 @@
 
     /// Ends the watch of the test that ended when the next test case begins, and when the tests end.
     final class TestBoundaries: NSObject, XCTestObservation {
-        /// Registers the observer, once per process.
-        static let registered: Void = XCTestObservationCenter.shared.addTestObserver(TestBoundaries())
+        /// Registers the observer, once per process, on the main thread: XCTest on Apple platforms
+        /// accepts observers only there, and a `setUp() async` may call `useDependencies` elsewhere. From
+        /// another thread it is registered as soon as the main thread is free, which is before the next
+        /// test case begins, the first moment it is needed.
+        static let registered: Void = {
+            let register: @MainActor @Sendable () -> Void = {
+                XCTestObservationCenter.shared.addTestObserver(TestBoundaries())
+            }
+            if Thread.isMainThread {
+                MainActor.assumeIsolated(register)
+            } else {
+                DispatchQueue.main.async(execute: register)
+            }
+        }()
 
         func testCaseWillStart(_ testCase: XCTestCase) { EndedTestWatch.end() }
 
