@@ -48,6 +48,9 @@
 // `TaskLocal` object's own address; the value is stored as `Value`, so for a class (or an optional
 // class) its first word is the reference (null for `nil`).
 //
+// Declared in _DependencyKitShims.h (`dk_task_local_value`), beside the runtime's other entry points
+// DependencyKit calls, so the shims' header is the one place that names them.
+//
 // Why it holds: the standard library declares the entry point the same way
 // (`@_silgen_name("swift_task_localValueGet") func _taskLocalValueGet(key:)`), and
 // `TaskLocal.withValue`, which pushes the value under `self`'s address, is inlined into every client
@@ -78,7 +81,7 @@ func borrowedTaskLocalObject<Object: AnyObject & Sendable>(
     #if PublicAPIOnly
         return UnsafeRawPointer(Unmanaged.passUnretained(local().get()).toOpaque())
     #else
-        let found = runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?
+        let found = dk_task_local_value(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?
             .load(as: UnsafeRawPointer?.self)
         #if DEBUG
             RuntimeShortcutCheck.taskLocal(
@@ -99,7 +102,7 @@ func borrowedTaskLocalObject<Object: AnyObject & Sendable>(
     #if PublicAPIOnly
         return local().get().map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
     #else
-        let found = runtimeTaskLocalValue(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?
+        let found = dk_task_local_value(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?
             .load(as: UnsafeRawPointer?.self)
         #if DEBUG
             RuntimeShortcutCheck.taskLocal(found: found, expected: local().get().map { address(of: $0) })
@@ -120,17 +123,6 @@ func taskLocalKey<Value>(_ local: TaskLocal<Value>) -> Int {
 func address(of object: AnyObject) -> UnsafeRawPointer {
     UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
 }
-
-#if !PublicAPIOnly
-    /// The Swift runtime's task-local lookup: the address of the value bound to `key` in the current
-    /// task (or, outside any task, on the current thread), or `nil` when nothing is bound.
-    ///
-    /// `@usableFromInline`, so the symbol is referenced from client modules that inline a read: it is
-    /// exported by `libswift_Concurrency` on every platform (see the file's discussion).
-    @usableFromInline
-    @_silgen_name("swift_task_localValueGet")
-    func runtimeTaskLocalValue(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
-#endif
 
 // MARK: - 2. The current task's address
 

@@ -118,15 +118,6 @@ package func withCachedResolution<T, Failure: Error>(
     ) { () throws(Failure) -> T in try body(true) }
 }
 
-/// Ends the graph of this thread's outermost synchronous resolution (`dk_graph_end`, in C, calls it
-/// when that resolution returns): releases the record the thread held retained (see
-/// `GraphFrame.forCurrentResolution`), with ordinary reference counting. The record is already
-/// cleared, so the instances' deinits may resolve.
-@_cdecl("dk_graph_release")
-func releaseGraphRecord(_ record: UnsafeMutableRawPointer) {
-    Unmanaged<GraphFrame>.fromOpaque(record).release()
-}
-
 /// Sends the resolutions still to come in this thread's synchronous graph down the diagnosed path,
 /// for a trace begun inside a resolve (the graph's outermost resolution read the diagnostics word
 /// before the trace counted itself in it).

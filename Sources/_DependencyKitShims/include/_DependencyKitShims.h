@@ -129,8 +129,12 @@ static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_dept
 // resolution returns.
 extern DK_DEPTH_THREAD_LOCAL void *_Nullable dk_graph_record;
 
-// Ends the thread's graph: clears the record, then releases it (its instances' deinits may resolve)
-// through `dk_graph_release`, which DependencyKit defines in Swift (ordinary reference counting).
+// The Swift runtime's release of a Swift object (what `Unmanaged.release()` calls), declared here with
+// the runtime's other entry points DependencyKit calls, so all of them are named in this one header.
+extern void swift_release(void *_Nullable object);
+
+// Ends the thread's graph: clears the record, then releases it with `swift_release` (ordinary
+// reference counting; the instances' deinits may resolve).
 void dk_graph_end(void);
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -182,6 +186,16 @@ extern DK_SCOPE_THREAD_LOCAL dk_thread_scope dk_current_thread_scope;
 extern void *_Nullable swift_task_getCurrent(void) __attribute__((swiftcall));
 
 static inline const void *_Nullable dk_current_task(void) { return swift_task_getCurrent(); }
+
+// The concurrency runtime's task-local lookup, which `TaskLocal.get()` calls: the address of the value
+// bound to `key` (a `TaskLocal` object's address) in the running task, or, outside any task, on this
+// thread; NULL when nothing is bound. What it assumes and why it holds: RuntimeShortcuts.swift,
+// section 1, the only caller. Not declared in the public-API build.
+extern void *_Nullable swift_task_localValueGet(const void *_Nonnull key) __attribute__((swiftcall));
+
+static inline void *_Nullable dk_task_local_value(const void *_Nonnull key) {
+    return swift_task_localValueGet(key);
+}
 #endif
 
 static inline dk_thread_scope dk_thread_scope_get(void) { return dk_current_thread_scope; }
