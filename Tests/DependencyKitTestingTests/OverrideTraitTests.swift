@@ -61,3 +61,65 @@ let lampInjector = Injector<any LampDependency> { LampCore() }
         #expect(lampInjector.dependencies.resolveDescription() == "brightness 40")
     }
 }
+
+/// A shared store, and a shared service built on it, for relative overrides in a trait.
+protocol PantryDependency: DependencyContainer {
+    func resolveShelf() -> PantryShelf
+    func resolveKeeper() -> PantryKeeper
+}
+
+final class PantryShelf: Sendable {
+    private let storage = Locked<[String]>([])
+    var items: [String] { storage.withLock { $0 } }
+    func add(_ item: String) { storage.withLock { $0.append(item) } }
+}
+
+final class PantryKeeper: Sendable {
+    let shelf: PantryShelf
+    let wrapped: PantryKeeper?
+
+    init(shelf: PantryShelf, wrapped: PantryKeeper? = nil) {
+        (self.shelf, self.wrapped) = (shelf, wrapped)
+    }
+}
+
+final class PantryCore: DependencyContainer, PantryDependency, @unchecked Sendable {
+    let keepersBuilt = Locked(0)
+
+    func resolveShelf() -> PantryShelf { shared { PantryShelf() } }
+    func resolveKeeper() -> PantryKeeper {
+        shared {
+            keepersBuilt.withLock { $0 += 1 }
+            return PantryKeeper(shelf: resolveShelf())
+        }
+    }
+}
+
+let pantryInjector = Injector<any PantryDependency> { PantryCore() }
+
+@Suite struct RelativeOverrideTraitTests {
+    /// The trait makes a container per test case.
+    var container: PantryCore? { pantryInjector.dependencies as? PantryCore }
+
+    @Test(.dependencies(PantryCore(), .override({ $0.resolveKeeper() }) { $0 }), arguments: 0..<5)
+    func theIdentityTransformServesOneKeeperBuiltOnce(number: Int) {
+        let first = pantryInjector.dependencies.resolveKeeper()
+        #expect(pantryInjector.dependencies.resolveKeeper() === first)
+        #expect(first.shelf === pantryInjector.dependencies.resolveShelf())
+        #expect(container?.keepersBuilt.withLock { $0 } == 1)
+    }
+
+    @Test(
+        .dependencies(PantryCore(), .override({ $0.resolveKeeper() }) { PantryKeeper(shelf: $0.shelf, wrapped: $0) }),
+        arguments: 0..<5
+    )
+    func aDecoratedKeeperSeesTheShelfTheTestResolves(number: Int) async {
+        let keeper = pantryInjector.dependencies.resolveKeeper()
+        await Task.yield()
+        pantryInjector.dependencies.resolveShelf().add("jar \(number)")
+        #expect(keeper.shelf.items == ["jar \(number)"])
+        #expect(keeper.wrapped?.shelf.items == ["jar \(number)"])
+        #expect(pantryInjector.dependencies.resolveKeeper() === keeper)
+        #expect(container?.keepersBuilt.withLock { $0 } == 1)
+    }
+}

@@ -39,7 +39,7 @@ enum OverrideMessages {
                 answer the resolves of containers (`fresh {}`, `live {}`, `shared {}`).
                 """
         }
-        if case .base(let entry, _) = mode, container !== entry.container {
+        if case .base(let entry, _, _) = mode, container !== entry.container {
             return """
                 \(description) selects \(call.name) of \(call.containerType), not a resolve of the container it \
                 is made for (\(Swift.type(of: entry.container))). Override it where that container is in effect.

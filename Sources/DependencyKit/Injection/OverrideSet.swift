@@ -11,7 +11,9 @@
 /// An override scope owns every cached instance resolved inside it, of every container, sync and async:
 /// built there on first use and released with the scope; a container's own instances are never read or
 /// written inside. Nothing is inferred from what a build resolves. ``instances(for:)`` is the one place
-/// the cached lifetimes ask.
+/// the cached lifetimes ask. The views a relative override's base and transform run in (the scope with
+/// that override and the ones after it on the same resolve not in effect) own nothing of their own: they
+/// serve the scope's instances, so the base is built once, on what the rest of the scope resolves.
 ///
 /// ## Lookup
 ///
@@ -19,7 +21,13 @@
 ///   one resolution it makes with the value, so no production code runs.
 /// - A relative override is found on the first resolution of its container and type, before anything
 ///   else is served: its closure's one resolution is answered with the resolve's base (what it serves
-///   without the override), computed in a probe view in which first uses do not nest.
+///   without the override), computed in a probe view. First uses of another type nest there; a type
+///   whose overrides are being found further up only marks the probe, and the base is computed again
+///   when served. A type with two overrides or more waiting is probed on instances of the probe's own
+///   (kept only if the probe built none), so a base that may be inexact never leaves an instance in
+///   the scope.
+/// - A relative override's answer is kept per base object: while the base is the same instance (a
+///   cached lifetime), the transform runs once and every resolution gets its one answer.
 /// - Entries are indexed by resolve, in declaration order: a lookup is a dictionary probe and a binary
 ///   search for the view's ceiling, whatever the number of overrides alive. A relative override's base
 ///   and transform run in the view below its entry, made once per entry, so nested relative overrides
@@ -115,16 +123,41 @@ package final class OverrideSet: ResolutionInterceptor {
     let entries: Entries
     /// Per resolve, the sequence at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
-    /// Set in the views a relative override's first use computes its base in; `true` once a relative
-    /// override still waiting was met there, so the base may lack it and is computed again when served.
-    let probe: Locked<Bool>?
-    /// The views made so far, by resolve and ceiling: each made once, so what it builds is kept.
+    /// Set in the views a relative override's first use computes its base in, one flag per probe on the
+    /// chain, innermost last; `true` once a relative override still waiting was met there that could not
+    /// be found, so the base may lack it and is computed again when served.
+    let probes: [Locked<Bool>]
+    /// In a probe, the buckets whose waiting overrides are being found on this chain: a first use of
+    /// another bucket nests, one of these only marks the probe.
+    let finding: Set<Key>
+    /// The views made so far, by resolve and ceiling: each made once.
     private let views = Locked<[Key: [Int: OverrideSet]]>([:])
-    /// The cached instances this scope owns, per container.
-    private let instanceTables = Locked<[ObjectIdentifier: OwnedInstances]>([:])
+    /// What the scope owns, shared by the scope and its views: a relative override's base and
+    /// transform are built from the scope's own instances.
+    private let owned: Locked<Owned>
 
-    private init(entries: Entries, ceilings: [Key: Int], probe: Locked<Bool>? = nil) {
-        (self.entries, self.ceilings, self.probe) = (entries, ceilings, probe)
+    /// The cached instances a scope owns, per container, and its relative overrides' answers.
+    struct Owned: @unchecked Sendable {
+        var tables: [ObjectIdentifier: OwnedInstances] = [:]
+        /// Per relative entry, its last answer and the base object it was made from.
+        var answers: [ObjectIdentifier: Answered] = [:]
+    }
+
+    /// A relative override's answer for one base. `@unchecked Sendable` is sound: both are values of
+    /// the resolve's `Sendable` type, read and written only under ``owned``'s lock.
+    struct Answered: @unchecked Sendable {
+        weak var base: AnyObject?
+        /// `nil` when the answer is the base itself, so that a `weakShared {}` base is not kept.
+        let answer: Any?
+    }
+
+    private init(
+        entries: Entries, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
+        owned: Locked<Owned> = Locked(Owned())
+    ) {
+        (self.entries, self.ceilings, self.probes, self.finding, self.owned) = (
+            entries, ceilings, probes, finding, owned
+        )
         DiagnosticsWord.count(in: .overrideSet)
     }
 
@@ -132,15 +165,21 @@ package final class OverrideSet: ResolutionInterceptor {
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
     }
 
-    /// This set with `key` answered only by entries declared before `sequence`; a probe view is made anew.
-    func view(below sequence: Int, for key: Key, probing: Bool = false) -> OverrideSet {
+    /// This set with `key` answered only by entries declared before `sequence`, owning what this set
+    /// owns. A probe view is made anew, finding `key`'s bucket; an isolated one owns instances of its own.
+    func view(below sequence: Int, for key: Key, probing: Bool = false, isolated: Bool = false) -> OverrideSet {
         var ceilings = self.ceilings
         ceilings[key] = min(sequence, ceilings[key] ?? .max)
-        if probing { return OverrideSet(entries: entries, ceilings: ceilings, probe: Locked(false)) }
+        if probing {
+            return OverrideSet(
+                entries: entries, ceilings: ceilings, probes: probes + [Locked(false)],
+                finding: finding.union([key.bucket]),
+                owned: isolated ? Locked(Owned()) : owned)
+        }
         return views.withLock { views in
             // Found, a view is returned as is: a dictionary write on every answer costs 10 %.
             if let made = views[key]?[sequence] { return made }
-            let made = OverrideSet(entries: entries, ceilings: ceilings, probe: probe)
+            let made = OverrideSet(entries: entries, ceilings: ceilings, probes: probes, finding: finding, owned: owned)
             views[key, default: [:]][sequence] = made
             return made
         }
@@ -148,13 +187,16 @@ package final class OverrideSet: ResolutionInterceptor {
 
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
-        instanceTables.withLock { tables in
-            if let made = tables[ObjectIdentifier(container)] { return made }
+        owned.withLock { owned in
+            if let made = owned.tables[ObjectIdentifier(container)] { return made }
             let made = OwnedInstances(container: container)
-            tables[ObjectIdentifier(container)] = made
+            owned.tables[ObjectIdentifier(container)] = made
             return made
         }
     }
+
+    /// Whether this view has built no cached instance and made no relative answer.
+    var ownsNothing: Bool { owned.withLock { $0.tables.isEmpty && $0.answers.isEmpty } }
 
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
@@ -207,16 +249,18 @@ package final class OverrideSet: ResolutionInterceptor {
         return finish(entry, key, container, base: base, in: below)
     }
 
-    /// The asynchronous form of ``answer(_:of:container:next:)``. An override selects a synchronous
-    /// resolve, so relative overrides are found by the synchronous resolutions nested in this one.
+    /// The asynchronous form of ``answer(_:of:container:next:)``. Relative overrides waiting in the
+    /// resolution's bucket are found first, as for a synchronous resolution.
     package func answer<T, Failure: Error>(
         _ name: String, of _: T.Type, container: AnyObject, isolation: isolated (any Actor)?,
         next: () async throws(Failure) -> T
     ) async throws(Failure) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
+        let found = identifyPending(answering: key)
         guard let (entry, below) = inEffect(key) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
-        let base = try await Interception.outcome(overrides: below, isolation: isolation, next).get()
+        var base = found?.entry === entry ? found?.base.value as? T : nil
+        if base == nil { base = try await Interception.outcome(overrides: below, isolation: isolation, next).get() }
         return finish(entry, key, container, base: base, in: below)
     }
 
@@ -248,7 +292,11 @@ package final class OverrideSet: ResolutionInterceptor {
             switch entry.answer {
             case .value(let value): value.value as? T
             case .relative(let transform):
-                Interception.updating({ $0.overrides = below }, operation: { base.flatMap(transform) }) as? T
+                base.flatMap { base in
+                    answered(entry, base) {
+                        Interception.updating({ $0.overrides = below }, operation: { transform(base) }) as? T
+                    }
+                }
             }
         if value == nil {
             refuse(entry, problem: OverrideMessages.mismatch(entry.valueType, key.name, T.self, container))
@@ -256,15 +304,39 @@ package final class OverrideSet: ResolutionInterceptor {
         return value
     }
 
+    /// A relative entry's answer for `base`: made by `transform` once per base object and kept by the
+    /// scope, so a cached base gets one answer per scope; made anew for a value or another object.
+    private func answered<T>(_ entry: Entry, _ base: T, _ transform: () -> T?) -> T? {
+        let value = base as Any
+        guard type(of: value) is AnyObject.Type else { return transform() }
+        let object = value as AnyObject
+        let id = ObjectIdentifier(entry)
+        let kept = owned.withLock { owned in owned.answers[id].flatMap { $0.base === object ? $0 : nil } }
+        if let kept { return (kept.answer ?? object) as? T }
+        guard let made = transform() else { return nil }
+        let isBase = type(of: made as Any) is AnyObject.Type && (made as AnyObject) === object
+        return owned.withLock { owned in
+            // Two first answers at once: the first kept is served to both.
+            if let kept = owned.answers[id], kept.base === object { return (kept.answer ?? object) as? T }
+            owned.answers[id] = Answered(base: object, answer: isBase ? nil : made)
+            return made
+        }
+    }
+
     /// Identifies the relative entries of `key`'s bucket that wait for their first use, oldest first, and
     /// returns the one identified as `key`'s with the base its closure was answered with, when that base
-    /// is exact. Inside a probe view first uses do not nest: a waiting entry only marks the probe.
+    /// is exact. Inside a probe, first uses of another bucket nest (every bucket met before was found
+    /// then, so none of its resolves is being built); one of a bucket being found on this chain only
+    /// marks the probes.
     private func identifyPending(answering key: Key) -> (entry: Entry, base: Placeholder)? {
         guard let waiting = entries.index.withLock({ $0.pending[key.bucket] }), !waiting.isEmpty else { return nil }
-        if let probe {
-            probe.withLock { $0 = true }
+        if !probes.isEmpty, finding.contains(key.bucket) {
+            for probe in probes { probe.withLock { $0 = true } }
             return nil
         }
+        // With others waiting in the bucket, a probe may meet them unfound: it owns what it builds,
+        // so an inexact base's instances are never the scope's.
+        let isolated = waiting.count > 1
         var found: (entry: Entry, base: Placeholder)?
         for entry in waiting {
             switch entry.identity {
@@ -276,8 +348,8 @@ package final class OverrideSet: ResolutionInterceptor {
             case .pending:
                 guard let selector = entry.selector,
                     let selected = OverrideRecording.select(
-                        entry.valueType, mode: .base(of: entry, in: self), describedAs: entry.description,
-                        selector: selector)
+                        entry.valueType, mode: .base(of: entry, in: self, isolated: isolated),
+                        describedAs: entry.description, selector: selector)
                 else {
                     refuse(entry, problem: nil)
                     continue
@@ -324,7 +396,8 @@ enum OverrideProblem {
 final class OverrideRecording: ResolutionInterceptor {
     enum Mode: Sendable {
         case value(Placeholder)
-        case base(of: OverrideSet.Entry, in: OverrideSet)
+        /// Answers with the base computed in a probe below the entry, isolated or sharing the set's instances.
+        case base(of: OverrideSet.Entry, in: OverrideSet, isolated: Bool)
     }
 
     struct Call {
@@ -381,7 +454,7 @@ final class OverrideRecording: ResolutionInterceptor {
         case .value(let placeholder):
             // Every call the value fits is answered, so a malformed closure runs no production code.
             answer = placeholder.value as? R
-        case .base(let entry, let set):
+        case .base(let entry, let set, let isolated):
             if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
                 !name.contains(":")
             {
@@ -389,9 +462,10 @@ final class OverrideRecording: ResolutionInterceptor {
                     container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
                 entry.settle(.resolve(name))
                 set.entries.file(entry, under: key)
-                let probe = set.view(below: entry.sequence, for: key, probing: true)
+                let probe = set.view(below: entry.sequence, for: key, probing: true, isolated: isolated)
                 answer = try Interception.outcome(overrides: probe, next).get()
-                isExact = probe.probe?.withLock({ $0 }) != true
+                // An isolated probe's base is served only when it holds none of the probe's instances.
+                isExact = probe.probes.last?.withLock({ $0 }) != true && (!isolated || probe.ownsNothing)
             }
         }
         let call = Call(
