@@ -22,24 +22,47 @@
 ///   container, a `withOverrides` block — the property resolves again from it, so a holder that
 ///   outlives its test never serves that test's value to the next. Two threads that read first at
 ///   the same time may each resolve, and the first to finish wins.
+/// - **It keeps its value, not its scope.** The holder keeps the value and nothing else: the container
+///   and the override scope it came from are held weakly, so a holder that outlives its test or its
+///   `withOverrides` block keeps none of their instances; they are released when the scope ends. A
+///   scope that has ended is never taken for the one in effect, even by a new one at the same address.
 /// - **Anywhere.** Structs, classes, actors and `@MainActor` types; the wrapper is `Sendable` when
 ///   the value is.
 /// - **Cost.** A read after the first reads the container in effect (as `dependencies` does), takes the
-///   holder's lock for a load and compares two identities. The lock keeps the value, the container it
-///   came from and the overrides together, which one atomic word could not without an allocation per
-///   resolve; it is held only for that load, never while a resolve runs.
+///   holder's lock and, under it, loads the two weak references (a retain and a release each) and
+///   compares them with the container and the overrides in effect, then copies the value out. The lock
+///   keeps the value and where it came from together, which one atomic word could not without an
+///   allocation per resolve; it is held only for that, never while a resolve runs.
 @propertyWrapper
 public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     private let injector: Injector<Container>
     private let resolve: @Sendable (Container) -> Value
     private let box = Locked<Resolved?>(nil)
 
-    /// A value with the container and the overrides it was resolved from, which it keeps alive so
-    /// that their identities are never reused while it is kept.
-    private struct Resolved: Sendable {
+    /// A value with the container and the override scope it was resolved from, held weakly: a weak
+    /// reference reads `nil` once its object is gone, so an ended scope or a freed container never
+    /// matches the one in effect, even at the same address, and the holder keeps none of their instances.
+    ///
+    /// `@unchecked Sendable` is sound here: `value` is `Sendable`; the weak references are only loaded
+    /// (an atomic operation of the runtime), under the holder's lock, and compared by identity.
+    private struct Resolved: @unchecked Sendable {
         let value: Value
-        let container: Container
-        let overrides: OverrideSet?
+        weak var container: AnyObject?
+        weak var overrides: OverrideSet?
+        /// Whether an override scope was in effect: its weak reference alone reads `nil` both without
+        /// one and once it has ended.
+        let hadOverrides: Bool
+
+        init(value: Value, container: AnyObject, overrides: OverrideSet?) {
+            (self.value, self.container, self.overrides, hadOverrides) = (value, container, overrides, overrides != nil)
+        }
+
+        /// The value, if it came from `container` and `overrides`, both alive.
+        func value(ifFrom container: AnyObject, _ overrides: OverrideSet?) -> Value? {
+            guard self.container === container else { return nil }
+            guard let overrides else { return hadOverrides ? nil : value }
+            return self.overrides === overrides ? value : nil
+        }
     }
 
     /// Creates the property from the resolve that makes its value.
@@ -55,20 +78,13 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     /// container (or the overrides) in effect is no longer the one it came from.
     public var wrappedValue: Value {
         let container = injector.dependencies
+        let object = container as AnyObject
         let overrides = DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? OverrideSet.current : nil
-        if let kept = box.withLock({ $0 }), Self.identity(of: kept.container) == Self.identity(of: container),
-            kept.overrides === overrides
-        {
-            return kept.value
-        }
+        if let kept = box.withLock({ $0?.value(ifFrom: object, overrides) }) { return kept }
         let value = resolve(container)
         return box.withLock { stored in
-            if let kept = stored, Self.identity(of: kept.container) == Self.identity(of: container),
-                kept.overrides === overrides
-            {
-                return kept.value
-            }
-            stored = Resolved(value: value, container: container, overrides: overrides)
+            if let kept = stored?.value(ifFrom: object, overrides) { return kept }
+            stored = Resolved(value: value, container: object, overrides: overrides)
             return value
         }
     }
@@ -104,9 +120,5 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
             }
             return resolve(refined)
         }
-    }
-
-    private static func identity(of container: Container) -> ObjectIdentifier {
-        ObjectIdentifier(container as AnyObject)
     }
 }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Measures what an `@Inject` holder keeps once the scope it was read in has ended.
+#
+# Usage: Benchmarks/Scripts/measure-inject-holders.sh [PACKAGE_PATH] [HOLDERS]
+#   PACKAGE_PATH  the DependencyKit checkout to measure (default: this repository)
+#   HOLDERS       how many holders to make (default: 10000)
+#
+# Builds a small release executable against PACKAGE_PATH in a temporary directory, as a test suite
+# would use the library: each holder (a view model with one `@Inject` property) is read inside its own
+# override scope — a new container and one `.override`, like a test's trait — whose `shared {}` 1 KiB
+# instance the value is built on but does not keep. The holders are kept; the scopes end. It prints
+# the heap bytes in use (glibc's `mallinfo2`) after the holders are made, less before, per holder, and
+# how many of the scopes' instances were released while the holders live. Linux only.
+set -euo pipefail
+
+package_path=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
+holders=${2:-10000}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/Sources/MeasureInjectHolders" "$work/Sources/HeapInUse/include"
+cat > "$work/Sources/HeapInUse/include/HeapInUse.h" <<'HEADER'
+#include <malloc.h>
+/// The heap bytes in use, from glibc's allocator statistics.
+static inline long heap_in_use(void) { return (long)mallinfo2().uordblks; }
+HEADER
+touch "$work/Sources/HeapInUse/HeapInUse.c"
+cat > "$work/Package.swift" <<MANIFEST
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "MeasureInjectHolders",
+    dependencies: [.package(path: "$package_path")],
+    targets: [
+        .target(name: "HeapInUse"),
+        .executableTarget(
+            name: "MeasureInjectHolders",
+            dependencies: ["HeapInUse", .product(name: "DependencyKit", package: "$(basename "$package_path")")]
+        ),
+    ]
+)
+MANIFEST
+cat > "$work/Sources/MeasureInjectHolders/main.swift" <<'SOURCE'
+import DependencyKit
+import HeapInUse
+
+nonisolated(unsafe) var released = 0
+
+/// A scope's shared instance: 1 KiB, counted when released.
+final class Book: Sendable {
+    let pages = [UInt8](repeating: 1, count: 1_024)
+    deinit { released += 1 }
+}
+
+protocol LedgerDependency: DependencyContainer {
+    func resolveHour() -> Int
+    func resolveBook() -> Book
+    func resolveTitle() -> Int
+}
+
+final class LedgerCore: DependencyContainer, LedgerDependency, @unchecked Sendable {
+    func resolveHour() -> Int { fresh { 9 } }
+    func resolveBook() -> Book { shared { Book() } }
+    func resolveTitle() -> Int { fresh { resolveHour() * 10_000 + resolveBook().pages.count } }
+}
+
+let ledgerInjector = Injector<any LedgerDependency> { LedgerCore() }
+
+struct LedgerViewModel {
+    @Inject(ledgerInjector, { $0.resolveTitle() }) var title
+}
+
+func heapInUse() -> Int { heap_in_use() }
+
+let count = Int(CommandLine.arguments[1])!
+// Warm up: the first scope and read allocate what the process keeps anyway.
+let warm = LedgerViewModel()
+withDependencies(LedgerCore(), .override({ $0.resolveHour() }, with: -1)) { precondition(warm.title == -8_976) }
+released = 0
+
+var holders: [LedgerViewModel] = []
+holders.reserveCapacity(count)
+let before = heapInUse()
+for hour in 0..<count {
+    let holder = LedgerViewModel()
+    let title = withDependencies(LedgerCore(), .override({ $0.resolveHour() }, with: hour)) { holder.title }
+    precondition(title == hour * 10_000 + 1_024)
+    holders.append(holder)
+}
+let after = heapInUse()
+print("\(count) holders, each read in its own override scope:")
+print("  \((after - before) / count) B kept per holder, \(released) of \(count) scopes' instances released")
+withExtendedLifetime(holders) {}
+SOURCE
+
+swift build -c release --package-path "$work" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+"$work/.build/release/MeasureInjectHolders" "$holders"
