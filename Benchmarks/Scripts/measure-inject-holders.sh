@@ -11,6 +11,11 @@
 # instance the value is built on but does not keep. The holders are kept; the scopes end. It prints
 # the heap bytes in use (glibc's `mallinfo2`) after the holders are made, less before, per holder, and
 # how many of the scopes' instances were released while the holders live. Linux only.
+#
+# With valgrind installed, it then counts the instructions of one read of a holder whose value is
+# current (the cost the `@Inject` discussion states), on the global container and inside an override
+# scope, as Benchmarks/Scripts/benchmarks-instructions.sh does: callgrind at two read counts on a
+# stripped copy, the difference of the totals over the difference of the counts.
 set -euo pipefail
 
 package_path=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
@@ -43,6 +48,7 @@ let package = Package(
 MANIFEST
 cat > "$work/Sources/MeasureInjectHolders/main.swift" <<'SOURCE'
 import DependencyKit
+import Glibc
 import HeapInUse
 
 nonisolated(unsafe) var released = 0
@@ -73,6 +79,22 @@ struct LedgerViewModel {
 
 func heapInUse() -> Int { heap_in_use() }
 
+/// Keeps `value` alive and opaque to the optimiser.
+@_optimize(none)
+func blackHole(_ value: some Any) {}
+
+if CommandLine.arguments[1] == "read" {
+    let reads = Int(CommandLine.arguments[3])!
+    let holder = LedgerViewModel()
+    func readAll() { for _ in 0..<reads { blackHole(holder.title) } }
+    if CommandLine.arguments[2] == "override" {
+        withDependencies(LedgerCore(), .override({ $0.resolveHour() }, with: 1)) { readAll() }
+    } else {
+        readAll()
+    }
+    exit(0)
+}
+
 let count = Int(CommandLine.arguments[1])!
 // Warm up: the first scope and read allocate what the process keeps anyway.
 let warm = LedgerViewModel()
@@ -96,3 +118,18 @@ SOURCE
 
 swift build -c release --package-path "$work" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 "$work/.build/release/MeasureInjectHolders" "$holders"
+
+command -v valgrind >/dev/null || exit 0
+cp "$work/.build/release/MeasureInjectHolders" "$work/probe"
+strip "$work/probe"
+count() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/probe" read "$1" "$2" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+low=2000
+high=22000
+for where in global override; do
+    a=$(count "$where" "$low")
+    b=$(count "$where" "$high")
+    python3 -c "print(f'  a current read, {\"$where\"}: {($b - $a) / ($high - $low):.1f} instructions')"
+done

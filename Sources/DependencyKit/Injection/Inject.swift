@@ -22,46 +22,57 @@
 ///   container, a `withOverrides` block — the property resolves again from it, so a holder that
 ///   outlives its test never serves that test's value to the next. Two threads that read first at
 ///   the same time may each resolve, and the first to finish wins.
-/// - **It keeps its value, not its scope.** The holder keeps the value and nothing else: the container
-///   and the override scope it came from are held weakly, so a holder that outlives its test or its
-///   `withOverrides` block keeps none of their instances; they are released when the scope ends. A
-///   scope that has ended is never taken for the one in effect, even by a new one at the same address.
+/// - **It keeps its value, not its scope.** The holder keeps the value and two serial numbers, those
+///   of the container and of the override scope it came from, so a holder that outlives its test or
+///   its `withOverrides` block keeps none of their instances: they are released when the scope ends. A
+///   serial number is never reused, so a scope that has ended is never taken for the one in effect,
+///   even a new one at the same address.
 /// - **Anywhere.** Structs, classes, actors and `@MainActor` types; the wrapper is `Sendable` when
 ///   the value is.
-/// - **Cost.** A read after the first reads the container in effect (as `dependencies` does), takes the
-///   holder's lock and, under it, loads the two weak references (a retain and a release each) and
-///   compares them with the container and the overrides in effect, then copies the value out. The lock
-///   keeps the value and where it came from together, which one atomic word could not without an
-///   allocation per resolve; it is held only for that, never while a resolve runs.
+/// - **Cost.** A read after the first reads the container in effect (as `dependencies` does) and its
+///   serial number, takes the holder's lock and compares two numbers under it, then copies the value
+///   out. The lock keeps the value and where it came from together, which one atomic word could not
+///   without an allocation per resolve; it is held only for that, never while a resolve runs.
 @propertyWrapper
 public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     private let injector: Injector<Container>
     private let resolve: @Sendable (Container) -> Value
     private let box = Locked<Resolved?>(nil)
 
-    /// A value with the container and the override scope it was resolved from, held weakly: a weak
-    /// reference reads `nil` once its object is gone, so an ended scope or a freed container never
-    /// matches the one in effect, even at the same address, and the holder keeps none of their instances.
-    ///
-    /// `@unchecked Sendable` is sound here: `value` is `Sendable`; the weak references are only loaded
-    /// (an atomic operation of the runtime), under the holder's lock, and compared by identity.
-    private struct Resolved: @unchecked Sendable {
+    /// A value with the serial numbers of the container and the override scope it was resolved from.
+    /// A serial number is never reused, so an ended scope or a freed container is never taken for the
+    /// one in effect, even at the same address, and a number keeps none of their instances alive.
+    private struct Resolved: Sendable {
         let value: Value
-        weak var container: AnyObject?
-        weak var overrides: OverrideSet?
-        /// Whether an override scope was in effect: its weak reference alone reads `nil` both without
-        /// one and once it has ended.
-        let hadOverrides: Bool
+        let origin: Origin
+    }
 
-        init(value: Value, container: AnyObject, overrides: OverrideSet?) {
-            (self.value, self.container, self.overrides, hadOverrides) = (value, container, overrides, overrides != nil)
+    /// Where a value came from: the container's serial number and the override scope's (`0` for none).
+    private struct Origin: Sendable {
+        let container: UInt64
+        let overrides: UInt64
+        /// A container that does not derive from ``DependencyContainer`` has no serial number
+        /// (`container` is `0`): it is held weakly instead, which reads `nil` once it is gone.
+        let other: Other?
+
+        /// `@unchecked Sendable` is sound here: the weak reference is only loaded, an atomic operation
+        /// of the runtime, and compared by identity.
+        final class Other: @unchecked Sendable {
+            weak var object: AnyObject?
+            init(_ object: AnyObject) { self.object = object }
         }
 
-        /// The value, if it came from `container` and `overrides`, both alive.
-        func value(ifFrom container: AnyObject, _ overrides: OverrideSet?) -> Value? {
-            guard self.container === container else { return nil }
-            guard let overrides else { return hadOverrides ? nil : value }
-            return self.overrides === overrides ? value : nil
+        init(_ container: Container, _ overrides: OverrideSet?) {
+            let object = container as AnyObject
+            let serial = (object as? DependencyContainer)?.serialNumber ?? 0
+            (self.container, self.overrides) = (serial, overrides?.serialNumber ?? 0)
+            other = serial == 0 ? Other(object) : nil
+        }
+
+        func isSame(as other: Origin) -> Bool {
+            guard container == other.container, overrides == other.overrides else { return false }
+            guard container == 0 else { return true }
+            return self.other?.object != nil && self.other?.object === other.other?.object
         }
     }
 
@@ -78,13 +89,13 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     /// container (or the overrides) in effect is no longer the one it came from.
     public var wrappedValue: Value {
         let container = injector.dependencies
-        let object = container as AnyObject
-        let overrides = DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? OverrideSet.current : nil
-        if let kept = box.withLock({ $0?.value(ifFrom: object, overrides) }) { return kept }
+        let origin = Origin(
+            container, DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? OverrideSet.current : nil)
+        if let kept = box.withLock({ $0.flatMap { $0.origin.isSame(as: origin) ? $0.value : nil } }) { return kept }
         let value = resolve(container)
         return box.withLock { stored in
-            if let kept = stored?.value(ifFrom: object, overrides) { return kept }
-            stored = Resolved(value: value, container: object, overrides: overrides)
+            if let kept = stored, kept.origin.isSame(as: origin) { return kept.value }
+            stored = Resolved(value: value, origin: origin)
             return value
         }
     }

@@ -121,6 +121,8 @@ package final class OverrideSet: ResolutionInterceptor {
     private static let nextSequence = AtomicWord(0)
 
     let entries: Entries
+    /// This set's serial number: what an `@Inject` holder keeps to know its value came from it.
+    let serialNumber = SerialNumber.next()
     /// Per resolve, the sequence at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
     /// Set in the views a relative override's first use computes its base in, one flag per probe on the

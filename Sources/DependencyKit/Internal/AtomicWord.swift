@@ -53,3 +53,27 @@ package final class AtomicWord: @unchecked Sendable {
         return dk_atomic_compare_exchange(word, &expected, desired)
     }
 }
+
+/// Serial numbers that never repeat in a process: 64 bits on every platform, so none comes round.
+///
+/// What outlives an object and must tell it from a later one (an `@Inject` holder and the container
+/// and override scope its value came from) keeps its serial instead of a reference: a freed object's
+/// address may be reused, its serial is not, and keeping a number keeps nothing alive.
+package enum SerialNumber {
+    #if _pointerBitWidth(_64)
+        private static let last = AtomicWord(0)
+
+        /// A serial number no other call has returned, never `0`.
+        package static func next() -> UInt64 { UInt64(last.add(1) + 1) }
+    #else
+        private static let last = Locked<UInt64>(0)
+
+        /// A serial number no other call has returned, never `0`.
+        package static func next() -> UInt64 {
+            last.withLock {
+                $0 += 1
+                return $0
+            }
+        }
+    #endif
+}

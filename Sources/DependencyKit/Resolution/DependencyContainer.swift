@@ -42,6 +42,9 @@ open class DependencyContainer: @unchecked Sendable {
     @usableFromInline
     package let sharedInstances = SharedInstances()
 
+    /// This container's serial number: what an `@Inject` holder keeps to know its value came from it.
+    package let serialNumber = SerialNumber.next()
+
     /// Creates a container.
     public init() {}
 
