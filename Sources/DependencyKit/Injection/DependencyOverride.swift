@@ -71,7 +71,8 @@ extension DependencyContainer {
         /// Replaces a resolve with the value it has without this override, transformed.
         ///
         /// The value is resolved as if this override did not exist — from an enclosing scope's override
-        /// or from the container — on every resolution, and `transform` makes the answer:
+        /// or from the container — on every resolution, from the scope's own instances, and `transform`
+        /// makes the answer, once per base instance: a `shared {}` base gets one answer for the scope.
         ///
         /// ```swift
         /// .override({ $0.resolvePath() }) { $0 + ["settings"] }

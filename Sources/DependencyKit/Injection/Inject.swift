@@ -53,11 +53,11 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
         let overrides: UInt64
         /// A container that does not derive from ``DependencyContainer`` has no serial number
         /// (`container` is `0`): it is held weakly instead, which reads `nil` once it is gone.
-        let other: Other?
+        let unnumbered: Unnumbered?
 
         /// `@unchecked Sendable` is sound here: the weak reference is only loaded, an atomic operation
         /// of the runtime, and compared by identity.
-        final class Other: @unchecked Sendable {
+        final class Unnumbered: @unchecked Sendable {
             weak var object: AnyObject?
             init(_ object: AnyObject) { self.object = object }
         }
@@ -66,13 +66,13 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
             let object = container as AnyObject
             let serial = (object as? DependencyContainer)?.serialNumber ?? 0
             (self.container, self.overrides) = (serial, overrides?.serialNumber ?? 0)
-            other = serial == 0 ? Other(object) : nil
+            unnumbered = serial == 0 ? Unnumbered(object) : nil
         }
 
         func isSame(as other: Origin) -> Bool {
             guard container == other.container, overrides == other.overrides else { return false }
             guard container == 0 else { return true }
-            return self.other?.object != nil && self.other?.object === other.other?.object
+            return unnumbered?.object != nil && unnumbered?.object === other.unnumbered?.object
         }
     }
 

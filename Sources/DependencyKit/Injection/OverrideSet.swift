@@ -136,17 +136,17 @@ package final class OverrideSet: ResolutionInterceptor {
     private let views = Locked<[Key: [Int: OverrideSet]]>([:])
     /// What the scope owns, shared by the scope and its views: a relative override's base and
     /// transform are built from the scope's own instances.
-    private let owned: Locked<Owned>
+    private let holdings: Locked<Holdings>
 
     /// The cached instances a scope owns, per container, and its relative overrides' answers.
-    struct Owned: @unchecked Sendable {
+    struct Holdings: @unchecked Sendable {
         var tables: [ObjectIdentifier: OwnedInstances] = [:]
         /// Per relative entry, its last answer and the base object it was made from.
         var answers: [ObjectIdentifier: Answered] = [:]
     }
 
     /// A relative override's answer for one base. `@unchecked Sendable` is sound: both are values of
-    /// the resolve's `Sendable` type, read and written only under ``owned``'s lock.
+    /// the resolve's `Sendable` type, read and written only under ``holdings``'s lock.
     struct Answered: @unchecked Sendable {
         weak var base: AnyObject?
         /// `nil` when the answer is the base itself, so that a `weakShared {}` base is not kept.
@@ -155,10 +155,10 @@ package final class OverrideSet: ResolutionInterceptor {
 
     private init(
         entries: Entries, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
-        owned: Locked<Owned> = Locked(Owned())
+        holdings: Locked<Holdings> = Locked(Holdings())
     ) {
-        (self.entries, self.ceilings, self.probes, self.finding, self.owned) = (
-            entries, ceilings, probes, finding, owned
+        (self.entries, self.ceilings, self.probes, self.finding, self.holdings) = (
+            entries, ceilings, probes, finding, holdings
         )
         DiagnosticsWord.count(in: .overrideSet)
     }
@@ -168,20 +168,21 @@ package final class OverrideSet: ResolutionInterceptor {
     }
 
     /// This set with `key` answered only by entries declared before `sequence`, owning what this set
-    /// owns. A probe view is made anew, finding `key`'s bucket; an isolated one owns instances of its own.
-    func view(below sequence: Int, for key: Key, probing: Bool = false, isolated: Bool = false) -> OverrideSet {
+    /// owns. A probe view is made anew, finding `key`'s bucket; one made separately owns instances of its own.
+    func view(below sequence: Int, for key: Key, probing: Bool = false, separately: Bool = false) -> OverrideSet {
         var ceilings = self.ceilings
         ceilings[key] = min(sequence, ceilings[key] ?? .max)
         if probing {
             return OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes + [Locked(false)],
                 finding: finding.union([key.bucket]),
-                owned: isolated ? Locked(Owned()) : owned)
+                holdings: separately ? Locked(Holdings()) : holdings)
         }
         return views.withLock { views in
             // Found, a view is returned as is: a dictionary write on every answer costs 10 %.
             if let made = views[key]?[sequence] { return made }
-            let made = OverrideSet(entries: entries, ceilings: ceilings, probes: probes, finding: finding, owned: owned)
+            let made = OverrideSet(
+                entries: entries, ceilings: ceilings, probes: probes, finding: finding, holdings: holdings)
             views[key, default: [:]][sequence] = made
             return made
         }
@@ -189,16 +190,16 @@ package final class OverrideSet: ResolutionInterceptor {
 
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
-        owned.withLock { owned in
-            if let made = owned.tables[ObjectIdentifier(container)] { return made }
+        holdings.withLock { holdings in
+            if let made = holdings.tables[ObjectIdentifier(container)] { return made }
             let made = OwnedInstances(container: container)
-            owned.tables[ObjectIdentifier(container)] = made
+            holdings.tables[ObjectIdentifier(container)] = made
             return made
         }
     }
 
     /// Whether this view has built no cached instance and made no relative answer.
-    var ownsNothing: Bool { owned.withLock { $0.tables.isEmpty && $0.answers.isEmpty } }
+    var ownsNothing: Bool { holdings.withLock { $0.tables.isEmpty && $0.answers.isEmpty } }
 
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
@@ -313,14 +314,14 @@ package final class OverrideSet: ResolutionInterceptor {
         guard type(of: value) is AnyObject.Type else { return transform() }
         let object = value as AnyObject
         let id = ObjectIdentifier(entry)
-        let kept = owned.withLock { owned in owned.answers[id].flatMap { $0.base === object ? $0 : nil } }
+        let kept = holdings.withLock { holdings in holdings.answers[id].flatMap { $0.base === object ? $0 : nil } }
         if let kept { return (kept.answer ?? object) as? T }
         guard let made = transform() else { return nil }
         let isBase = type(of: made as Any) is AnyObject.Type && (made as AnyObject) === object
-        return owned.withLock { owned in
+        return holdings.withLock { holdings in
             // Two first answers at once: the first kept is served to both.
-            if let kept = owned.answers[id], kept.base === object { return (kept.answer ?? object) as? T }
-            owned.answers[id] = Answered(base: object, answer: isBase ? nil : made)
+            if let kept = holdings.answers[id], kept.base === object { return (kept.answer ?? object) as? T }
+            holdings.answers[id] = Answered(base: object, answer: isBase ? nil : made)
             return made
         }
     }
@@ -338,7 +339,7 @@ package final class OverrideSet: ResolutionInterceptor {
         }
         // With others waiting in the bucket, a probe may meet them unfound: it owns what it builds,
         // so an inexact base's instances are never the scope's.
-        let isolated = waiting.count > 1
+        let separately = waiting.count > 1
         var found: (entry: Entry, base: Placeholder)?
         for entry in waiting {
             switch entry.identity {
@@ -350,7 +351,7 @@ package final class OverrideSet: ResolutionInterceptor {
             case .pending:
                 guard let selector = entry.selector,
                     let selected = OverrideRecording.select(
-                        entry.valueType, mode: .base(of: entry, in: self, isolated: isolated),
+                        entry.valueType, mode: .base(of: entry, in: self, separately: separately),
                         describedAs: entry.description, selector: selector)
                 else {
                     refuse(entry, problem: nil)
@@ -398,8 +399,8 @@ enum OverrideProblem {
 final class OverrideRecording: ResolutionInterceptor {
     enum Mode: Sendable {
         case value(Placeholder)
-        /// Answers with the base computed in a probe below the entry, isolated or sharing the set's instances.
-        case base(of: OverrideSet.Entry, in: OverrideSet, isolated: Bool)
+        /// Answers with the base computed in a probe below the entry, made separately or sharing the set's instances.
+        case base(of: OverrideSet.Entry, in: OverrideSet, separately: Bool)
     }
 
     struct Call {
@@ -456,7 +457,7 @@ final class OverrideRecording: ResolutionInterceptor {
         case .value(let placeholder):
             // Every call the value fits is answered, so a malformed closure runs no production code.
             answer = placeholder.value as? R
-        case .base(let entry, let set, let isolated):
+        case .base(let entry, let set, let separately):
             if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
                 !name.contains(":")
             {
@@ -464,10 +465,10 @@ final class OverrideRecording: ResolutionInterceptor {
                     container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
                 entry.settle(.resolve(name))
                 set.entries.file(entry, under: key)
-                let probe = set.view(below: entry.sequence, for: key, probing: true, isolated: isolated)
+                let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
                 answer = try Interception.outcome(overrides: probe, next).get()
-                // An isolated probe's base is served only when it holds none of the probe's instances.
-                isExact = probe.probes.last?.withLock({ $0 }) != true && (!isolated || probe.ownsNothing)
+                // A separate probe's base is served only when it holds none of the probe's instances.
+                isExact = probe.probes.last?.withLock({ $0 }) != true && (!separately || probe.ownsNothing)
             }
         }
         let call = Call(
