@@ -73,15 +73,21 @@ public struct DependencyTrait<Container: DependencyContainer>: TestTrait, SuiteT
     ) async throws {
         TestGuardReporting.install()
         let container = makeContainer()
-        let context = GuardedTest(scopedContainer: container) { message in
+        let context = GuardedTest(
+            scopedContainer: container, testName: test.name,
+            warn: { TestGuardReporting.record($0, severity: .warning, in: test) }
+        ) { message in
             TestGuardReporting.record(message, severity: .error, in: test)
         }
-        // The context first, so that a malformed override fails this test case (not the run).
+        defer { context.end() }
+        // The context first, so that a malformed override fails this test case (not the run), before
+        // its body runs: a test whose overrides are not all in effect would test something else.
         try await context.bind {
             try await withDependencies(
                 container, overriding: overrides,
                 reportingUnused: { TestGuardReporting.record($0, severity: .warning, in: test) }
             ) {
+                guard context.recordedProblems.loadAcquire() == 0 else { return }
                 try await function()
             }
         }

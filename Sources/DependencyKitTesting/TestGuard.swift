@@ -56,7 +56,15 @@ package enum TestGuard {
         var contexts: [WeakContext] = []
         /// Per injector type, how many live guarded tests it serves, as of ``contextsChanged``'s count.
         var served: [ObjectIdentifier: (generation: Int, count: Int)] = [:]
+        /// The containers of the latest guarded tests, one per container class, newest last, at most
+        /// ``recentLimit``: what escaped work that asks for a type no running test has is given.
+        var recent: [any AnyObject & Sendable] = []
     }
+
+    /// How many container classes ``State/recent`` remembers: a few containers, kept after their tests
+    /// end, so that escaped work never finds nothing of its type while a suite of a few container
+    /// classes runs.
+    static let recentLimit = 8
 
     /// Counts every guarded test begun or ended, so that what an injector serves is worked out again
     /// only when the tests alive change (not on every install of a loop that installs).
@@ -71,21 +79,39 @@ package enum TestGuard {
         state.withLock { state in
             state.contexts.removeAll { $0.context == nil }
             state.contexts.append(WeakContext(context: context))
+            if let container = context.container {
+                state.recent.removeAll { Swift.type(of: $0) == Swift.type(of: container) }
+                state.recent.append(container)
+                if state.recent.count > recentLimit { state.recent.removeFirst() }
+            }
         }
         contextsChanged.add(1)
     }
 
-    /// The finding for work outside a test that read `dependencies(as:)` while the global container is not
-    /// of that type: it was handed a test's container instead of stopping the process.
-    static func escapedConversionMessage(_ refined: Any.Type, global: Any) -> String {
-        """
-        Work outside its test's task (Task.detached, a DispatchQueue closure, a thread) read the container \
-        through `dependencies(as: \(refined).self)` while tests were running. The global container, a \
-        \(Swift.type(of: global)), is not a \(refined), so the work was given a running test's container \
-        instead of stopping the process; in production it would stop. Capture the test's scope before the \
-        work escapes and re-enter it: `let context = DependencyContainer.Context.capture()`, then \
-        `context.run { … }` inside the escaping work.
-        """
+    /// A container of type `Refined` for work that escaped its test: `first`'s container when it is one
+    /// (the test the work escaped from, where that is known), else the newest running test's that is
+    /// one, else the newest of the latest tests' (``State/recent``); `nil` when no test ran with one.
+    static func container<Refined>(as _: Refined.Type, preferring first: GuardedTest?) -> Refined? {
+        if let refined = first?.container as? Refined { return refined }
+        let (live, recent) = state.withLock { ($0.contexts.compactMap(\.context), $0.recent) }
+        if let refined = live.reversed().lazy.compactMap({ $0.container as? Refined }).first { return refined }
+        return recent.reversed().lazy.compactMap { $0 as? Refined }.first
+    }
+
+    /// The finding for work outside a test that read `dependencies(as:)` while the container in effect
+    /// there is not of that type: it was given `given` (a test's container) instead of stopping the
+    /// process, or, with `given` `nil`, no test ever ran with a container of that type.
+    static func escapedConversionMessage(_ refined: Any.Type, inEffect: Any, given: Any?) -> String {
+        let outcome =
+            given.map { "so the work was given the container of a test that runs or ran with one, a \(Swift.type(of: $0)), instead of stopping the process; in production it would stop." }
+            ?? "and no test in this process ran with a container of that type, so there is none to give it: the process stops with the engine's message."
+        return """
+            Work outside its test's task (Task.detached, a DispatchQueue closure, a thread) read the container \
+            through `dependencies(as: \(refined).self)` while tests were running. The container in effect there, a \
+            \(Swift.type(of: inEffect)), is not a \(refined), \(outcome) Capture the test's scope before the \
+            work escapes and re-enter it: `let context = DependencyContainer.Context.capture()`, then \
+            `context.run { … }` inside the escaping work.
+            """
     }
 
     /// Installs DependencyKitTesting's handlers; the first call wins. From then on, work that runs outside
@@ -112,11 +138,11 @@ package enum TestGuard {
         }
 
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
-        /// `Refined`: the container of the most recent live test that is one, and a warning.
+        /// `Refined`: the container of the newest test that is one (see ``TestGuard/container(as:preferring:)``),
+        /// and a warning.
         func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf global: Any) -> Refined? {
-            let live = TestGuard.state.withLock { $0.contexts.compactMap(\.context) }
-            guard let refined = live.reversed().lazy.compactMap({ $0.container as? Refined }).first else { return nil }
-            let message = TestGuard.escapedConversionMessage(Refined.self, global: global)
+            let refined = TestGuard.container(as: Refined.self, preferring: nil)
+            let message = TestGuard.escapedConversionMessage(Refined.self, inEffect: global, given: refined)
             TestGuard.handOver(Finding(kind: .escapedWork, key: "escaped as \(Refined.self)") { message })
             return refined
         }
@@ -129,7 +155,7 @@ package enum TestGuard {
         InstalledContainers.contains(id)
     }
 
-    fileprivate static func handOver(_ finding: Finding) {
+    static func handOver(_ finding: Finding) {
         state.withLock { $0.handlers?.unattributed }?(finding)
     }
 
@@ -234,6 +260,11 @@ package enum TestGuard {
     /// The live-leaf issue: what was served, by whose code, which container was in effect (and which
     /// one the test installed), and the code to paste.
     static func liveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
+        if let id = resolution.containerID, let overrides = Interception.overrides as? OverrideSet,
+            overrides.hasRelativeOverride(of: resolution.name, type: resolution.requestedType, container: id)
+        {
+            return relativeOverrideOfLiveLeafMessage(resolution, in: context)
+        }
         let name = resolution.name
         let type = typeName(resolution.requestedType)
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
@@ -255,12 +286,11 @@ package enum TestGuard {
         var declaration = "\(name) -> \(type) { fresh { … } }"
         if !isExistential(resolution.requestedType) {
             // The builder builds the declared type, except for a body that is a single `return`, which
-            // builds its expression's: then the signature above is not the resolve's, and says why.
+            // builds its expression's. Nothing at run time tells the two apart, so the note says only
+            // what holds either way.
             declaration += """
 
-                (\(type) is the type the body built. A body that is a single `return` statement builds its \
-                expression's type instead of the declared one: if \(name) declares another type, drop that \
-                `return`, and the signature above is the resolve's.)
+                (\(type) is the type \(name)'s body built. If \(name) declares another type, write that one.)
                 """
         }
         let servedBy: String
@@ -327,12 +357,74 @@ package enum TestGuard {
             """
     }
 
-    /// A type as it is written in a declaration: `any Clock` for an existential, which Swift prints as
-    /// `Clock`.
+    /// The live-leaf issue for a resolve the test overrides relatively: the override builds on the live
+    /// value, so the live code ran; the choices are a value override or going live on purpose.
+    static func relativeOverrideOfLiveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
+        let name = resolution.name
+        let container = resolution.containerType.map { "\($0)" } ?? "the container"
+        let place =
+            context.spelling == .xcTest ? "after the container in `useDependencies`" : "in the trait (or `withOverrides`)"
+        let goLive =
+            context.spelling == .xcTest
+            ? "pass `allowingLiveDependencies: true` to `useDependencies`"
+            : "add `.allowsLiveDependencies` to it or its suite"
+        return """
+            \(name) -> \(typeName(resolution.requestedType)) reaches the outside world (network, disk, clock or \
+            randomness), and this test overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the \
+            value \(container)'s `live {}` code serves, so that code ran.
+            To keep the test from going live, replace the relative override with a value, \(place):
+                .override({ $0.\(name) }, with: …)
+            If this test decorates the live value on purpose (an end-to-end test), \(goLive).
+            """
+    }
+
+    /// A type as it is written in a declaration, so that a suggested line compiles when pasted: `any Clock`
+    /// for an existential, which Swift prints as `Clock`; a nested type with the types it is nested in
+    /// (`Outer.Reader`), and a generic one with its arguments (`Box<Outer.Reader>`), without module names.
     static func typeName(_ type: any Any.Type) -> String {
-        let name = String(describing: type)
+        let name = unqualified(String(reflecting: type))
         guard name != "Any", name != "AnyObject" else { return name }
         return isExistential(type) ? "any \(name)" : name
+    }
+
+    /// `reflected` (`String(reflecting:)` of a type) with the module name that starts each qualified name
+    /// dropped, and the contexts a private or local type (`(unknown context at $…)`) or a type nested in
+    /// another module's type (`(extension in Module):`) is printed with.
+    package static func unqualified(_ reflected: String) -> String {
+        var output = ""
+        var path: [Substring] = []
+        var rest = Substring(reflected)
+        func flush() {
+            output += path.dropFirst(path.count > 1 ? 1 : 0).joined(separator: ".")
+            path = []
+        }
+        while let first = rest.first {
+            if first == "(", rest.hasPrefix("(extension in "), let close = rest.firstIndex(of: ":") {
+                // A type nested in an extension of another module's type: written as that type's member.
+                rest = rest[rest.index(after: close)...]
+                path = []
+            } else if first == "(", rest.hasPrefix("(unknown context at "), let close = rest.firstIndex(of: ")") {
+                // The module and the context go; what follows is the name as written where it is visible.
+                path = [""]
+                rest = rest[rest.index(after: close)...]
+                if rest.first == "." { rest = rest.dropFirst() }
+            } else if first.isLetter || first == "_" {
+                let identifier = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                path.append(identifier)
+                rest = rest.dropFirst(identifier.count)
+                if rest.first == ".", rest.dropFirst().first.map({ $0.isLetter || $0 == "_" || $0 == "(" }) == true {
+                    rest = rest.dropFirst()
+                } else {
+                    flush()
+                }
+            } else {
+                flush()
+                output.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        flush()
+        return output
     }
 
     /// Whether `type` is an existential (`any P`, `any P & Q`, `any P<X>`).
@@ -396,11 +488,24 @@ package final class GuardedTest: ResolutionInterceptor {
         TestGuard.inspect(resolution, chain: chain)
     }
 
-    /// Records a problem of this test's work, once per key.
+    /// Records a problem of this test's work, once per key: a malformed override.
     package func record(_ key: String, _ message: () -> String) -> Bool {
+        recordedProblems.add(1)
         reportOnce(key, message)
         return true
     }
+
+    /// How many malformed overrides this test's work recorded: the trait does not run the body of a test
+    /// whose overrides could not all be recorded.
+    let recordedProblems = AtomicWord(0)
+
+    /// Whether the test this context belongs to has returned: what is found afterwards was found in work
+    /// the test left running, which still carries its context (a `Task {}` that inherited its scope).
+    private let hasEnded = AtomicWord(0)
+
+    /// Notes that the test has returned; from then on, findings are warnings naming the test that left the
+    /// work running, since the test can no longer fail.
+    package func end() { hasEnded.add(1) }
 
     package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
         TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
@@ -408,14 +513,27 @@ package final class GuardedTest: ResolutionInterceptor {
 
     /// Work that escaped this test (XCTest's process-wide context) read its container through
     /// `dependencies(as:)`: the test's container, when it is a `Refined`, and an issue on the test.
-    package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf global: Any) -> Refined? {
-        guard let refined = container as? Refined else { return nil }
-        reportOnce("escaped as \(Refined.self)") { TestGuard.escapedConversionMessage(Refined.self, global: global) }
+    /// When it is not, the work cannot be this test's own reading its own container: it gets the newest
+    /// container of that type another test ran with, and a warning that blames no test.
+    package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf inEffect: Any) -> Refined? {
+        let key = "escaped as \(Refined.self)"
+        if let refined = container as? Refined {
+            reportOnce(key) { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
+            return refined
+        }
+        let refined = TestGuard.container(as: Refined.self, preferring: nil)
+        if reported.withLock({ $0.insert(key).inserted }) {
+            warn(TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined))
+        }
         return refined
     }
 
     /// Records an issue in the test this context belongs to.
     private let report: @Sendable (String) -> Void
+    /// Records a warning that blames no test (see ``TestGuardReporting``).
+    let warn: @Sendable (String) -> Void
+    /// The test's name, as its framework prints it, for what is found after it ended.
+    let testName: String?
     /// The count of live test scopes this context counts itself in, if any.
     private let testScopes: AtomicWord?
     /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
@@ -429,7 +547,7 @@ package final class GuardedTest: ResolutionInterceptor {
     /// What the test opted out of, for a test framework without task-local traits (XCTest).
     let exemptions: TestGuard.Exemptions
     /// The keys of the findings already recorded in this test.
-    private let reported = Locked<Set<String>>([])
+    let reported = Locked<Set<String>>([])
     /// Which test framework's words the messages use.
     let spelling: Spelling
 
@@ -447,11 +565,18 @@ package final class GuardedTest: ResolutionInterceptor {
         scopedContainer container: any AnyObject & Sendable,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
+        testName: String? = nil,
+        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.init(
             container: container, testScopes: InstalledContainers.testScopes, exemptions: exemptions,
-            spelling: spelling, report: report)
+            spelling: spelling, testName: testName, warn: warn, report: report)
+    }
+
+    /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
+    package static let handOverWarning: @Sendable (String) -> Void = { message in
+        TestGuard.handOver(TestGuard.Finding(kind: .escapedWork, key: message) { message })
     }
 
     /// Creates a guarded test that reports through `report`, counting itself in `testScopes` for as long
@@ -463,16 +588,22 @@ package final class GuardedTest: ResolutionInterceptor {
     ///     test whose container is in effect for the whole process (XCTest).
     ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
     ///   - spelling: The test framework whose words the messages use.
+    ///   - testName: The test's name, for what is found after it ended.
+    ///   - warn: Records a warning that fails no test.
     ///   - report: Records one issue in the test.
     package init(
         container: (any AnyObject & Sendable)? = nil,
         testScopes: AtomicWord?,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
+        testName: String? = nil,
+        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.spelling = spelling
         self.report = report
+        self.warn = warn
+        self.testName = testName
         self.exemptions = exemptions
         self.testScopes = testScopes
         self.container = container
@@ -492,7 +623,16 @@ package final class GuardedTest: ResolutionInterceptor {
     /// Records the finding `key` in this test, unless it was recorded already.
     func reportOnce(_ key: String, _ message: () -> String) {
         let isNew = reported.withLock { $0.insert(key).inserted }
-        if isNew { report(message()) }
+        guard isNew else { return }
+        guard hasEnded.loadAcquire() != 0 else { return report(message()) }
+        let test = testName ?? "the test"
+        warn(
+            message() + """
+
+                Found after \(test) ended, in work \(test) left running: a `Task {}` it started, which inherited \
+                its scope. Recorded as a warning, since the test can no longer fail. Await or cancel the work \
+                before the test returns.
+                """)
     }
 
     /// Makes this context the one every thread's findings belong to, for a test framework that runs

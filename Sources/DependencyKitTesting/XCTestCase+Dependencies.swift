@@ -102,7 +102,8 @@
             EndedTestWatch.end()
             let endScope = ScopeFrame.bindProcessWide(container)
             let context = context(
-                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
+                for: container, allowingLiveDependencies: allowingLiveDependencies, test: test, file: file,
+                line: line)
             let previousContext = context.bindToProcess()
             let installed = ProcessWideOverrides.install(overrides, for: container)
             return {
@@ -124,6 +125,7 @@
         static func context(
             for container: DependencyContainer,
             allowingLiveDependencies: Bool,
+            test: String? = nil,
             file: StaticString,
             line: UInt
         ) -> GuardedTest {
@@ -131,7 +133,9 @@
                 container: container,
                 testScopes: nil,
                 exemptions: allowingLiveDependencies ? .liveDependencies : [],
-                spelling: .xcTest
+                spelling: .xcTest,
+                testName: test,
+                warn: { warn($0, file: file, line: line) }
             ) { message in
                 XCTFail(message, file: file, line: line)
             }

@@ -123,13 +123,70 @@ package final class OverrideSet: ResolutionInterceptor {
     /// The cached instances this scope owns, per container.
     private let instanceTables = Locked<[ObjectIdentifier: OwnedInstances]>([:])
 
-    private init(entries: Entries, ceilings: [Key: Int], probe: Locked<Bool>? = nil) {
-        (self.entries, self.ceilings, self.probe) = (entries, ceilings, probe)
+    /// Told when this set is freed: the scope's last holder (the scope itself, a task that inherited it)
+    /// let it go. Only a scope's own set has one; views are freed with it.
+    private let release: Release?
+
+    private init(entries: Entries, ceilings: [Key: Int], probe: Locked<Bool>? = nil, release: Release? = nil) {
+        (self.entries, self.ceilings, self.probe, self.release) = (entries, ceilings, probe, release)
         DiagnosticsWord.count(in: .overrideSet)
     }
 
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
+        release?.signal()
+    }
+
+    /// The moment an override scope's set is freed, which a task waits for: how the unused check learns
+    /// that the tasks a test started are done with its overrides, without polling.
+    package final class Release: Sendable {
+        private let state = Locked<(signaled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+        package init() {}
+
+        func signal() {
+            state.withLock { state in
+                state.signaled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume()
+        }
+
+        /// Waits until the set is freed, or at most `nanoseconds`.
+        /// - Returns: Whether the set was freed.
+        package func wait(atMost nanoseconds: UInt64) async -> Bool {
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await self.waitForSignal() }
+                group.addTask {
+                    // A deadline, not a poll: it decides nothing but when to stop waiting for a task that leaked.
+                    try? await Task.sleep(nanoseconds: nanoseconds)
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+        }
+
+        /// Waits for ``signal()``; `false` when the waiting task is cancelled first.
+        private func waitForSignal() async -> Bool {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLock { state in
+                        if state.signaled || Task.isCancelled { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+                return state.withLock { $0.signaled }
+            } onCancel: {
+                state.withLock { state in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }?.resume()
+            }
+        }
     }
 
     /// This set with `key` answered only by entries declared before `sequence`; a probe view is made anew.
@@ -146,6 +203,20 @@ package final class OverrideSet: ResolutionInterceptor {
         }
     }
 
+    /// Whether a relative override in effect here transforms `name`, a resolve of `type` of the container
+    /// with identity `container`: the test guard's question when that resolve's base reaches the outside world.
+    package func hasRelativeOverride(of name: String, type: any Any.Type, container: ObjectIdentifier) -> Bool {
+        let key = Key(container: container, type: ObjectIdentifier(type), name: name)
+        // Every view of the scope counts: the base of a relative override is computed in the view below it.
+        let isRelative: (Entry) -> Bool = { entry in
+            guard case .relative = entry.answer else { return false }
+            return true
+        }
+        return entries.index.withLock { index in
+            (index.named[key] ?? []).contains(where: isRelative) || (index.pending[key.bucket] ?? []).contains(where: isRelative)
+        }
+    }
+
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
         instanceTables.withLock { tables in
@@ -159,7 +230,7 @@ package final class OverrideSet: ResolutionInterceptor {
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
     package static func recording<Container>(
-        _ overrides: [DependencyContainer.Override<Container>], for container: Container
+        _ overrides: [DependencyContainer.Override<Container>], for container: Container, release: Release? = nil
     ) -> (set: OverrideSet?, entries: [Entry]) {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
@@ -173,7 +244,8 @@ package final class OverrideSet: ResolutionInterceptor {
             }
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
-        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), recorded)
+        let set = OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], release: release)
+        return (set, recorded)
     }
 
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
