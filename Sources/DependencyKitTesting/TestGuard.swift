@@ -56,15 +56,12 @@ package enum TestGuard {
         var contexts: [WeakContext] = []
         /// Per injector type, how many live guarded tests it serves, as of ``contextsChanged``'s count.
         var served: [ObjectIdentifier: (generation: Int, count: Int)] = [:]
-        /// The containers of the latest guarded tests, one per container class, newest last, at most
-        /// ``recentLimit``: what escaped work that asks for a type no running test has is given.
+        /// The container of the latest guarded test of each container class, newest last: what escaped
+        /// work that asks for a type no running test has is given. One per class the test target declares,
+        /// kept after its test ends, so that such work never finds nothing of its type, however many tests
+        /// of other classes ran since; a count limit would drop one under a parallel run.
         var recent: [any AnyObject & Sendable] = []
     }
-
-    /// How many container classes ``State/recent`` remembers: a few containers, kept after their tests
-    /// end, so that escaped work never finds nothing of its type while a suite of a few container
-    /// classes runs.
-    static let recentLimit = 8
 
     /// Counts every guarded test begun or ended, so that what an injector serves is worked out again
     /// only when the tests alive change (not on every install of a loop that installs).
@@ -82,7 +79,6 @@ package enum TestGuard {
             if let container = context.container {
                 state.recent.removeAll { Swift.type(of: $0) == Swift.type(of: container) }
                 state.recent.append(container)
-                if state.recent.count > recentLimit { state.recent.removeFirst() }
             }
         }
         contextsChanged.add(1)

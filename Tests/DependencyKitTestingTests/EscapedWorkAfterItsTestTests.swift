@@ -27,7 +27,7 @@ let endedEscapeInjector = Injector<any EndedLibraryDependency> { EndedLibraryCor
 
 /// A container whose one resolve is a live leaf, for work a test leaves running.
 final class LeftRunningCore: DependencyContainer, @unchecked Sendable {
-    func resolveHour() -> Int { live { 17 } }
+    func resolveMinute() -> Int { live { 17 } }
 }
 
 let leftRunningInjector = Injector<LeftRunningCore> { LeftRunningCore() }
@@ -94,14 +94,14 @@ final class Gate: Sendable {
             left.withLock {
                 $0 = Task {
                     await gate.wait()
-                    return leftRunningInjector.dependencies.resolveHour()
+                    return leftRunningInjector.dependencies.resolveMinute()
                 }
             }
         }
         gate.open()
         let hour = await left.withLock { $0 }?.value
         #expect(hour == 17)
-        let records = TestGuardReporting.recorded(containing: "resolveHour() -> Int reaches the outside world")
+        let records = TestGuardReporting.recorded(containing: "resolveMinute() -> Int reaches the outside world")
             .filter { $0.message.contains("LeftRunningCore") }
         #expect(records.count == 1)
         #expect(records.first?.severity == .warning)
