@@ -99,8 +99,12 @@ package enum TestGuard {
     /// process, or, with `given` `nil`, no test ever ran with a container of that type.
     static func escapedConversionMessage(_ refined: Any.Type, inEffect: Any, given: Any?) -> String {
         let outcome =
-            given.map { "so the work was given the container of a test that runs or ran with one, a \(Swift.type(of: $0)), instead of stopping the process; in production it would stop." }
-            ?? "and no test in this process ran with a container of that type, so there is none to give it: the process stops with the engine's message."
+            given.map {
+                "so the work was given the container of a test that runs or ran with one, a \(Swift.type(of: $0)), "
+                    + "instead of stopping the process; in production it would stop."
+            }
+            ?? ("and no test in this process ran with a container of that type, so there is none to give it: the "
+                + "process stops with the engine's message.")
         return """
             Work outside its test's task (Task.detached, a DispatchQueue closure, a thread) read the container \
             through `dependencies(as: \(refined).self)` while tests were running. The container in effect there, a \
@@ -359,7 +363,8 @@ package enum TestGuard {
         let name = resolution.name
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
         let place =
-            context.spelling == .xcTest ? "after the container in `useDependencies`" : "in the trait (or `withOverrides`)"
+            context.spelling == .xcTest
+            ? "after the container in `useDependencies`" : "in the trait (or `withOverrides`)"
         let goLive =
             context.spelling == .xcTest
             ? "pass `allowingLiveDependencies: true` to `useDependencies`"

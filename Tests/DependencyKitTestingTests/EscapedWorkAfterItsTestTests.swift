@@ -81,7 +81,9 @@ final class Gate: Sendable {
         #expect(records.count == 1)
         #expect(records.first?.severity == .warning)
         #expect(records.first?.testName == nil)
-        #expect(records.first?.message.contains("was given the container of a test that runs or ran with one, a EndedAppCore") == true)
+        #expect(
+            records.first?.message.contains(
+                "was given the container of a test that runs or ran with one, a EndedAppCore") == true)
     }
 
     /// A `Task {}` inherits its test's scope, so what it resolves after the test ended is known to be

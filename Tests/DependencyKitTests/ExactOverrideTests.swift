@@ -509,7 +509,8 @@ actor AsyncGate {
         #expect(messages.first?.contains("but nothing resolved it") == true)
         #expect(
             messages.first?.contains(
-                "A task the test started still held its scope 0 ms after the test returned, and was not waited for") == true)
+                "A task the test started still held its scope 0 ms after the test returned, and was not waited for")
+                == true)
     }
 
     @Test func aRelativeOverrideNeverUsedIsReported() async {

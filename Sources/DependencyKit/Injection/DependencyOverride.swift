@@ -164,22 +164,22 @@ package func withDependencies<C: DependencyContainer, R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
-        let release = OverrideSet.Release()
-        var (set, entries) = OverrideSet.recording(overrides, for: container, release: release)
+        let whenFreed = reportUnused == nil ? nil : OverrideSet.Release()
+        var (set, entries) = OverrideSet.recording(overrides, for: container, whenFreed: whenFreed)
         let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
-        guard let reportUnused else { return result }
+        guard let reportUnused, let whenFreed else { return result }
         // The scope's own reference goes first, so the set is freed when the last task holding it ends.
         set = nil
         var leaked = false
         if entries.contains(where: { !$0.hasAnswered }) {
-            leaked = await !release.wait(atMost: limit)
+            leaked = await !whenFreed.wait(atMost: limit)
         }
-        let note =
+        let leakNote =
             leaked
             ? " A task the test started still held its scope \(limit / 1_000_000) ms after the test returned, and "
                 + "was not waited for: a resolve it makes later is not counted."
             : ""
-        OverrideSet.unusedMessages(of: entries).forEach { reportUnused($0 + note) }
+        for message in OverrideSet.unusedMessages(of: entries) { reportUnused(message + leakNote) }
         return result
     }
 }

@@ -125,16 +125,16 @@ package final class OverrideSet: ResolutionInterceptor {
 
     /// Told when this set is freed: the scope's last holder (the scope itself, a task that inherited it)
     /// let it go. Only a scope's own set has one; views are freed with it.
-    private let release: Release?
+    private let whenFreed: Release?
 
-    private init(entries: Entries, ceilings: [Key: Int], probe: Locked<Bool>? = nil, release: Release? = nil) {
-        (self.entries, self.ceilings, self.probe, self.release) = (entries, ceilings, probe, release)
+    private init(entries: Entries, ceilings: [Key: Int], probe: Locked<Bool>? = nil, whenFreed: Release? = nil) {
+        (self.entries, self.ceilings, self.probe, self.whenFreed) = (entries, ceilings, probe, whenFreed)
         DiagnosticsWord.count(in: .overrideSet)
     }
 
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
-        release?.signal()
+        whenFreed?.signal()
     }
 
     /// The moment an override scope's set is freed, which a task waits for: how the unused check learns
@@ -213,7 +213,8 @@ package final class OverrideSet: ResolutionInterceptor {
             return true
         }
         return entries.index.withLock { index in
-            (index.named[key] ?? []).contains(where: isRelative) || (index.pending[key.bucket] ?? []).contains(where: isRelative)
+            (index.named[key] ?? []).contains(where: isRelative)
+                || (index.pending[key.bucket] ?? []).contains(where: isRelative)
         }
     }
 
@@ -230,7 +231,7 @@ package final class OverrideSet: ResolutionInterceptor {
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
     package static func recording<Container>(
-        _ overrides: [DependencyContainer.Override<Container>], for container: Container, release: Release? = nil
+        _ overrides: [DependencyContainer.Override<Container>], for container: Container, whenFreed: Release? = nil
     ) -> (set: OverrideSet?, entries: [Entry]) {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
@@ -244,8 +245,7 @@ package final class OverrideSet: ResolutionInterceptor {
             }
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
-        let set = OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], release: release)
-        return (set, recorded)
+        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
     }
 
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
