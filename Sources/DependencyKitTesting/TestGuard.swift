@@ -20,6 +20,9 @@ package enum TestGuard {
         package enum Kind: Sendable, Equatable {
             /// A global container served work that ran outside every guarded test's scope.
             case escapedWork
+            /// Work outside every guarded test read `dependencies(as:)` of a type the container in effect
+            /// there is not, and was given a test's container instead of stopping.
+            case escapedConversion
             /// A global container was installed while tests scoped to the same injector ran.
             case globalInstall
         }
@@ -143,7 +146,7 @@ package enum TestGuard {
         func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf global: Any) -> Refined? {
             let refined = TestGuard.container(as: Refined.self, preferring: nil)
             let message = TestGuard.escapedConversionMessage(Refined.self, inEffect: global, given: refined)
-            TestGuard.handOver(Finding(kind: .escapedWork, key: "escaped as \(Refined.self)") { message })
+            TestGuard.handOver(Finding(kind: .escapedConversion, key: "escaped as \(Refined.self)") { message })
             return refined
         }
     }
