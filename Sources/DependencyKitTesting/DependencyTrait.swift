@@ -32,6 +32,12 @@ public import Testing
 ///   chain and the ``DependencyKit/DependencyContainer/Context`` fix. Such work carries no trace of its test,
 ///   so it is a warning, once per resolve and container type per process, and never fails another
 ///   test; `DEPENDENCYKIT_TEST_GUARD=strict` in the environment makes it an error.
+///   Such work reading `dependencies(as:)` of a type the global container is not gets the newest
+///   container of that type a test ran with, instead of stopping the process.
+/// - **Work left running.** A `Task {}` the test started keeps its scope after the test returns;
+///   what the guard finds there afterwards is a warning naming the test that left it running.
+/// - **Overrides.** A test whose override the resolve cannot build (a body that is a single
+///   `return`) fails when it begins, and its body does not run.
 /// - **Global installs.** Installing a global container in an injector while tests scoped by
 ///   this trait run fails the test that made the install (a warning when a thread made it).
 ///   ``DependencyKit/Injector/reset()`` is not an install. Add
@@ -73,15 +79,19 @@ public struct DependencyTrait<Container: DependencyContainer>: TestTrait, SuiteT
     ) async throws {
         TestGuardReporting.install()
         let container = makeContainer()
-        let context = GuardedTest(scopedContainer: container) { message in
-            TestGuardReporting.record(message, severity: .error, in: test)
-        }
-        // The context first, so that a malformed override fails this test case (not the run).
+        let context = GuardedTest(
+            scopedContainer: container, testName: test.name,
+            warn: { TestGuardReporting.record($0, severity: .warning, in: test) },
+            report: { TestGuardReporting.record($0, severity: .error, in: test) })
+        defer { context.end() }
+        // The context first, so that a malformed override fails this test case (not the run), before
+        // its body runs: a test whose overrides are not all in effect would test something else.
         try await context.bind {
             try await withDependencies(
                 container, overriding: overrides,
                 reportingUnused: { TestGuardReporting.record($0, severity: .warning, in: test) }
             ) {
+                guard context.recordedProblems.loadAcquire() == 0 else { return }
                 try await function()
             }
         }

@@ -8,10 +8,11 @@
     ///
     /// Between the end of one test and the start of the next, no test runs. A resolution made then by
     /// work that carries no test context of its own (a `Task.detached`, a `Task {}` started under
-    /// `useDependencies`, a queue's closure, a thread) is work the ended test left running, or its own
-    /// `tearDown()`: the watch reports it as a warning at the test's `useDependencies` line, naming the
-    /// test, once per resolve. Once the next test begins, such work cannot be told from that test's own
-    /// detached work, and it is not reported.
+    /// `useDependencies`, a queue's closure, a thread) or by the test's `tearDown()` is reported as a
+    /// warning at the ended test's `useDependencies` line, once per resolve. Such work carries no trace of
+    /// the test that started it — the ended test, or an earlier one whose work is still running — so the
+    /// warning says when it ran (after which test ended), and names no test as the one that left it running. Once the next test
+    /// begins, such work cannot be told from that test's own detached work, and it is not reported.
     package final class EndedTestWatch: ResolutionInterceptor {
         /// The ended test, as XCTest names it.
         let test: String
@@ -35,9 +36,9 @@
         /// Puts a watch for `test`, whose `useDependencies` just ended, in the process-wide test slot.
         static func begin(test: String, container: DependencyContainer, file: StaticString, line: UInt) {
             GuardedTest.restoreProcessBinding(nil)
-            let context = GuardedTest(container: container, testScopes: nil, spelling: .xcTest) { message in
-                XCTestGuard.warn(message, file: file, line: line)
-            }
+            let warn: @Sendable (String) -> Void = { XCTestGuard.warn($0, file: file, line: line) }
+            let context = GuardedTest(
+                container: container, testScopes: nil, spelling: .xcTest, testName: test, warn: warn, report: warn)
             Interception.processWide.withLock { bound in
                 bound.test = EndedTestWatch(test: test, file: file, line: line, context: context, replaced: bound.test)
             }
@@ -75,11 +76,12 @@
             let served = step.container.map { " It was served by \($0)." } ?? ""
             return """
                 \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
-                began, by work the test left running (a Task.detached, a Task {}, a queue's closure, a thread) \
-                or by code run between tests (the test's tearDown()), outside the test's `useDependencies`.\(served) Work still running when \
-                the next test begins reads that test's container and overrides, and cannot be told from the \
-                next test's own work, so it is not reported then. Await or cancel the work before the test \
-                returns.
+                began, outside every test's `useDependencies`: by code run between tests (a tearDown()), or by \
+                work that carries no trace of the test that started it (a Task.detached, a Task {} started \
+                under `useDependencies`, a queue's closure, a thread), which may be any test before the next \
+                one.\(served) Work still running when the next test begins reads that test's container \
+                and overrides, and cannot be told from the next test's own work, so it is not reported then. \
+                Await or cancel work before the test that starts it returns.
                 """
         }
     }

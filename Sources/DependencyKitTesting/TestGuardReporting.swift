@@ -8,8 +8,9 @@ package import Testing
 /// the test's context). A finding that no test context carries is recorded here:
 ///
 /// - In a test's own task, with no guard there (a test without `.dependencies(...)`): escaped work
-///   is dropped — such a test reads the global container on purpose — and a global install is an
-///   error on that test, at its source location.
+///   is dropped — such a test reads the global container on purpose — and a global install, or a
+///   `dependencies(as:)` of a type the global container is not, is an error on that test, at its
+///   source location.
 /// - Where no test runs at all (a detached task, a dispatch queue, an OS thread): nothing tells
 ///   which test the work belongs to, so it must not fail someone else's test. It is a warning,
 ///   recorded once per finding per process; `DEPENDENCYKIT_TEST_GUARD=strict` in the environment
@@ -60,7 +61,8 @@ package enum TestGuardReporting {
     ) -> Outcome {
         switch (kind, testIsRunningHere) {
         case (.escapedWork, true): .dropped
-        case (.globalInstall, true): .failsCurrentTest
+        // A test's own task without a guard read a container it does not have: in production it would stop.
+        case (.escapedConversion, true), (.globalInstall, true): .failsCurrentTest
         case (_, false): .unattributed(strict ? .error : .warning)
         }
     }

@@ -18,8 +18,9 @@
         /// Pass `allowingLiveDependencies: true` for an end-to-end test that means to go live.
         ///
         /// Work the test leaves running reads what the process has after the test: a resolve it makes
-        /// before the next test begins is a warning at the line that called this method, naming the
-        /// test, once per resolve; once the next test begins, it reads that test's container and
+        /// before the next test begins is a warning at the line that called this method, saying that it
+        /// ran after this test ended (not that this test started it), once per resolve; once the next
+        /// test begins, it reads that test's container and
         /// overrides, unreported. A `Task {}` the test starts inherits nothing of the container, which
         /// is the process's, not the task's.
         ///
@@ -102,7 +103,8 @@
             EndedTestWatch.end()
             let endScope = ScopeFrame.bindProcessWide(container)
             let context = context(
-                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
+                for: container, allowingLiveDependencies: allowingLiveDependencies, test: test, file: file,
+                line: line)
             let previousContext = context.bindToProcess()
             let installed = ProcessWideOverrides.install(overrides, for: container)
             return {
@@ -124,6 +126,7 @@
         static func context(
             for container: DependencyContainer,
             allowingLiveDependencies: Bool,
+            test: String? = nil,
             file: StaticString,
             line: UInt
         ) -> GuardedTest {
@@ -131,10 +134,10 @@
                 container: container,
                 testScopes: nil,
                 exemptions: allowingLiveDependencies ? .liveDependencies : [],
-                spelling: .xcTest
-            ) { message in
-                XCTFail(message, file: file, line: line)
-            }
+                spelling: .xcTest,
+                testName: test,
+                warn: { warn($0, file: file, line: line) },
+                report: { XCTFail($0, file: file, line: line) })
         }
     }
 #endif

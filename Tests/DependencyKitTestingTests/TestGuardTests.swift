@@ -322,6 +322,10 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
         #expect(Reporting.outcome(of: .escapedWork, testIsRunningHere: false, strict: false) == .unattributed(.warning))
         #expect(Reporting.outcome(of: .escapedWork, testIsRunningHere: false, strict: true) == .unattributed(.error))
         #expect(Reporting.outcome(of: .globalInstall, testIsRunningHere: true, strict: false) == .failsCurrentTest)
+        #expect(Reporting.outcome(of: .escapedConversion, testIsRunningHere: true, strict: false) == .failsCurrentTest)
+        #expect(
+            Reporting.outcome(of: .escapedConversion, testIsRunningHere: false, strict: false)
+                == .unattributed(.warning))
         #expect(
             Reporting.outcome(of: .globalInstall, testIsRunningHere: false, strict: false) == .unattributed(.warning))
         #expect(Reporting.outcome(of: .globalInstall, testIsRunningHere: false, strict: true) == .unattributed(.error))

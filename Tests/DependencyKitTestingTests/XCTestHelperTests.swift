@@ -24,6 +24,35 @@
 
     /// What `useDependencies` does, with the guard's reports collected instead of failing the test.
     final class EscapedConversionTests: XCTestCase {
+        /// Issue 46, item 1: a test on the app's refined container ends; the next test uses the library's
+        /// container. Detached work the first left behind reads `dependencies(as:)` during the second: it
+        /// gets the first test's container and a warning that blames neither test, not signal 4.
+        func testDetachedWorkReadingARefinedContainerDuringTheNextTestOfAnotherKindGetsItNotAStop() async {
+            let before = XCTestGuard.warnings.withLock { $0.count }
+            let end1 = XCTestGuard.use(
+                EndedAppCore(), [], allowingLiveDependencies: false, test: "XCTEscape.test1App", file: #filePath,
+                line: #line)
+            end1()
+            EndedTestWatch.end()  // test 2 begins
+            let end2 = XCTestGuard.use(
+                EndedLibraryCore(), [], allowingLiveDependencies: false, test: "XCTEscape.test2Library",
+                file: #filePath, line: #line)
+            var greetings: [String] = []
+            for _ in 0..<3 {
+                greetings.append(
+                    await Task.detached {
+                        endedEscapeInjector.dependencies(as: (any EndedAppDependency).self).resolveGreeting()
+                    }.value)
+            }
+            end2()
+            EndedTestWatch.end()
+            XCTAssertEqual(greetings, Array(repeating: "hello from the ended test", count: 3))
+            let warnings = XCTestGuard.warnings.withLock { Array($0.dropFirst(before)) }
+                .filter { $0.contains("`dependencies(as: EndedAppDependency.self)`") }
+            XCTAssertEqual(warnings.count, 1)
+            XCTAssertTrue(warnings.first?.contains("a EndedAppCore") == true, "\(warnings)")
+        }
+
         func testDetachedWorkReadingTheAppsContainerIsAnIssueOnTheTestNotACrash() async {
             let reports = Locked<[String]>([])
             let context = GuardedTest(container: EscapeAppCore(), testScopes: nil, spelling: .xcTest) { message in
@@ -140,9 +169,7 @@
             Or, for every test that uses the container:
             Override it in LeakyXCTestLeaf:
                 override func resolveLeaf() -> String { fresh { … } }
-            (String is the type the body built. A body that is a single `return` statement builds its \
-            expression's type instead of the declared one: if resolveLeaf() declares another type, drop that \
-            `return`, and the signature above is the resolve's.)
+            (String is the type resolveLeaf()'s body built. If resolveLeaf() declares another type, write that one.)
             If this test means to go live (an end-to-end test), pass `allowingLiveDependencies: true` to \
             `useDependencies`.
             """
@@ -325,13 +352,13 @@
             XCTAssertEqual(leaked.read(), "A's override")
         }
 
-        func testADetachedTaskLeftRunningIsReportedOnTheTestThatStartedIt() {
+        func testADetachedTaskLeftRunningIsReportedAfterTheTestEnds() {
             leftRunningIsReportedOnTheTest(detached: true)
         }
 
         /// Under `useDependencies` the container is the process's, not the task's: a `Task {}` inherits
         /// nothing of it, and outlives the test like a detached task.
-        func testATaskLeftRunningUnderUseDependenciesIsReportedOnTheTestThatStartedIt() {
+        func testATaskLeftRunningUnderUseDependenciesIsReportedAfterTheTestEnds() {
             leftRunningIsReportedOnTheTest(detached: false)
         }
 
@@ -380,6 +407,32 @@
             XCTAssertEqual(leakInjector.dependencies.resolveName(), "B's override")
             XCTAssertEqual(leaked.read(), "A's override")
             endB()
+        }
+
+        /// Issue 46, item 2: test 1 leaves a task running; it resolves during test 2's tearDown(), and test 2
+        /// left nothing running. The warning says when the work ran, after test 2 ended, and does not say
+        /// that test 2 left it running: nothing tells which test started a detached task.
+        func testAWarningAfterATestThatLeftNothingRunningDoesNotSayItLeftWorkRunning() {
+            let before = XCTestGuard.warnings.withLock { $0.count }
+            let leaked = LeakedReader(detached: true)
+            defer { leaked.stop() }
+            let end1 = XCTestGuard.use(
+                LeakDouble(name: "1"), [], allowingLiveDependencies: false, test: "XCTEWLeak.test1Leaks",
+                file: #filePath, line: #line)
+            XCTAssertEqual(leaked.read(), "1")
+            end1()
+            EndedTestWatch.end()  // test 2 begins
+            let end2 = XCTestGuard.use(
+                LeakDouble(name: "2"), [], allowingLiveDependencies: false, test: "XCTEWLeak.test2Quiet",
+                file: #filePath, line: #line)
+            end2()  // test 2 ends, having started nothing; its tearDown() runs now
+            XCTAssertEqual(leaked.read(), "production")
+            EndedTestWatch.end()
+            let warnings = warnings(after: before, naming: "XCTEWLeak.test2Quiet")
+            XCTAssertEqual(warnings.count, 1)
+            XCTAssertTrue(warnings.first?.contains("was resolved after XCTEWLeak.test2Quiet ended") == true)
+            XCTAssertFalse(warnings.first?.contains("left running") == true, "\(warnings)")
+            XCTAssertFalse(warnings.first?.contains("the test left") == true, "\(warnings)")
         }
 
         /// Runs after the tests above (XCTest runs a class's tests in name order), whose last leaves a

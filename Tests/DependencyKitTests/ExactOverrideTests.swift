@@ -445,6 +445,74 @@ actor AsyncGate {
         #expect(reported.withLock { $0 }.isEmpty)
     }
 
+    /// Issue 46, item 3: the check learns that the test's tasks are done from the tasks themselves (the
+    /// last one holding the scope lets it go), not by polling. The bound is a minute here: a check that
+    /// waited for it would say the task leaked, and fail below.
+    @Test func theUnusedCheckReportsAsSoonAsTheTasksHoldingTheScopeEnd() async {
+        let reported = Locked<[String]>([])
+        let (reports, sink) = AsyncStream<Void>.makeStream()
+        let release = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let holderStarted = Locked<CheckedContinuation<Void, Never>?>(nil)
+        await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
+            holderStarted.withLock { $0 = started }
+            Task {
+                await withDependencies(
+                    ClockworkCore(), overriding: [.override({ $0.resolveZone() }, with: "CET")],
+                    reportingUnused: { message in
+                        reported.withLock { $0.append(message) }
+                        sink.yield()
+                    },
+                    waitingAtMost: 60_000_000_000,
+                    operation: { () async in
+                        // A task of the test that holds the scope after the body returns, until told to end.
+                        Task {
+                            await withCheckedContinuation { continuation in
+                                release.withLock { $0 = continuation }
+                                holderStarted.withLock { $0 }?.resume()
+                            }
+                        }
+                    })
+            }
+        }
+        #expect(reported.withLock { $0 }.isEmpty, "reported while a task still held the scope")
+        release.withLock { $0 }?.resume()
+        // The report comes when the holder ends (the bound above is a minute, and the note below says
+        // whether it was reached).
+        for await _ in reports { break }
+        let messages = reported.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("overrides resolveZone() of ClockworkCore, but nothing resolved it") == true)
+        #expect(messages.first?.contains("still held its scope") == false)
+    }
+
+    /// A task that never lets the scope go has leaked: the check reports at the bound, and says so.
+    @Test func aTaskThatLeaksTheScopeIsNotWaitedForPastTheBound() async {
+        let reported = Locked<[String]>([])
+        let release = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let holding = AsyncStream<Void>.makeStream()
+        await withDependencies(
+            ClockworkCore(), overriding: [.override({ $0.resolveZone() }, with: "CET")],
+            reportingUnused: { message in reported.withLock { $0.append(message) } },
+            waitingAtMost: 0,
+            operation: { () async in
+                Task {
+                    await withCheckedContinuation { continuation in
+                        release.withLock { $0 = continuation }
+                        holding.continuation.yield()
+                    }
+                }
+                for await _ in holding.stream { break }
+            })
+        release.withLock { $0 }?.resume()
+        let messages = reported.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("but nothing resolved it") == true)
+        #expect(
+            messages.first?.contains(
+                "A task the test started still held its scope 0 ms after the test returned, and was not waited for")
+                == true)
+    }
+
     @Test func aRelativeOverrideNeverUsedIsReported() async {
         let reported = Locked<[String]>([])
         await withDependencies(

@@ -150,26 +150,37 @@ package func withDependencies<C: DependencyContainer, R>(
 
 /// The asynchronous form of ``withDependencies(_:overriding:reportingUnused:operation:)``.
 ///
-/// Tasks the operation started may still use the overrides after it returns; while they hold the scope
-/// and an override is still unused, the unused check waits for them, up to two seconds.
+/// Tasks the operation started may still use the overrides after it returns. While an override is
+/// unused, the unused check waits for the scope's last holder to let it go — a task that inherited it
+/// ends — and reports then, at once when no task holds it; a task that still holds it after
+/// `waitingAtMost` nanoseconds (two seconds unless given) has leaked, and the check reports without it,
+/// saying so.
 @usableFromInline
 package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C>],
     reportingUnused reportUnused: ((String) -> Void)? = nil,
+    waitingAtMost limit: UInt64 = 2_000_000_000,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
-        var (set, entries) = OverrideSet.recording(overrides, for: container)
+        let whenFreed = reportUnused == nil ? nil : OverrideSet.Release()
+        var (set, entries) = OverrideSet.recording(overrides, for: container, whenFreed: whenFreed)
         let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
-        guard let reportUnused else { return result }
-        var waited = 0
-        while entries.contains(where: { !$0.hasAnswered }), !isKnownUniquelyReferenced(&set), waited < 200 {
-            try? await Task.sleep(nanoseconds: 10_000_000)
-            waited += 1
+        guard let reportUnused, let whenFreed else { return result }
+        // The scope's own reference goes first, so the set is freed when the last task holding it ends.
+        set = nil
+        var leaked = false
+        if entries.contains(where: { !$0.hasAnswered }) {
+            leaked = await !whenFreed.wait(atMost: limit)
         }
-        OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
+        let leakNote =
+            leaked
+            ? " A task the test started still held its scope \(limit / 1_000_000) ms after the test returned, and "
+                + "was not waited for: a resolve it makes later is not counted."
+            : ""
+        for message in OverrideSet.unusedMessages(of: entries) { reportUnused(message + leakNote) }
         return result
     }
 }

@@ -336,8 +336,9 @@ extension Injector {
     static func convertOnce<Refined>(_ container: Container, to _: Refined.Type) -> Refined {
         guard let refined = container as? Refined else {
             // Inside a test process, work that escaped every test's task reads a test's container and is
-            // reported, rather than stopping the run (the test guard's seam); a test's own task stops.
-            if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()), Interception.current.test == nil,
+            // reported, rather than stopping the run (the test guard's seam), whether or not a test is still
+            // running; a test's own task stops, and so does a process that never guarded a test.
+            if Interception.current.test == nil,
                 let substitute = Interception.test?.containerForEscapedWork(as: Refined.self, insteadOf: container)
             {
                 return substitute

@@ -138,6 +138,10 @@ package final class OverrideSet: ResolutionInterceptor {
     /// transform are built from the scope's own instances.
     private let holdings: Locked<Holdings>
 
+    /// Told when this set is freed: the scope's last holder (the scope itself, a task that inherited it)
+    /// let it go. Only a scope's own set has one; views are freed with it.
+    private let whenFreed: Release?
+
     /// The cached instances a scope owns, per container, and its relative overrides' answers.
     struct Holdings: @unchecked Sendable {
         var tables: [ObjectIdentifier: OwnedInstances] = [:]
@@ -155,16 +159,69 @@ package final class OverrideSet: ResolutionInterceptor {
 
     private init(
         entries: Entries, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
-        holdings: Locked<Holdings> = Locked(Holdings())
+        holdings: Locked<Holdings> = Locked(Holdings()), whenFreed: Release? = nil
     ) {
-        (self.entries, self.ceilings, self.probes, self.finding, self.holdings) = (
-            entries, ceilings, probes, finding, holdings
+        (self.entries, self.ceilings, self.probes, self.finding, self.holdings, self.whenFreed) = (
+            entries, ceilings, probes, finding, holdings, whenFreed
         )
         DiagnosticsWord.count(in: .overrideSet)
     }
 
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
+        whenFreed?.signal()
+    }
+
+    /// The moment an override scope's set is freed, which a task waits for: how the unused check learns
+    /// that the tasks a test started are done with its overrides, without polling.
+    package final class Release: Sendable {
+        private let state = Locked<(signaled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+        package init() {}
+
+        func signal() {
+            state.withLock { state in
+                state.signaled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume()
+        }
+
+        /// Waits until the set is freed, or at most `nanoseconds`.
+        /// - Returns: Whether the set was freed.
+        package func wait(atMost nanoseconds: UInt64) async -> Bool {
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await self.waitForSignal() }
+                group.addTask {
+                    // A deadline, not a poll: it decides nothing but when to stop waiting for a task that leaked.
+                    try? await Task.sleep(nanoseconds: nanoseconds)
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+        }
+
+        /// Waits for ``signal()``; `false` when the waiting task is cancelled first.
+        private func waitForSignal() async -> Bool {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLock { state in
+                        if state.signaled || Task.isCancelled { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+                return state.withLock { $0.signaled }
+            } onCancel: {
+                state.withLock { state in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }?.resume()
+            }
+        }
     }
 
     /// This set with `key` answered only by entries declared before `sequence`, owning what this set
@@ -188,6 +245,21 @@ package final class OverrideSet: ResolutionInterceptor {
         }
     }
 
+    /// Whether a relative override in effect here transforms `name`, a resolve of `type` of the container
+    /// with identity `container`: the test guard's question when that resolve's base reaches the outside world.
+    package func hasRelativeOverride(of name: String, type: any Any.Type, container: ObjectIdentifier) -> Bool {
+        let key = Key(container: container, type: ObjectIdentifier(type), name: name)
+        // Every view of the scope counts: the base of a relative override is computed in the view below it.
+        let isRelative: (Entry) -> Bool = { entry in
+            guard case .relative = entry.answer else { return false }
+            return true
+        }
+        return entries.index.withLock { index in
+            (index.named[key] ?? []).contains(where: isRelative)
+                || (index.pending[key.bucket] ?? []).contains(where: isRelative)
+        }
+    }
+
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
         holdings.withLock { holdings in
@@ -204,7 +276,7 @@ package final class OverrideSet: ResolutionInterceptor {
     /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
     /// with the entries the overrides made (a malformed one is reported and left out).
     package static func recording<Container>(
-        _ overrides: [DependencyContainer.Override<Container>], for container: Container
+        _ overrides: [DependencyContainer.Override<Container>], for container: Container, whenFreed: Release? = nil
     ) -> (set: OverrideSet?, entries: [Entry]) {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
@@ -218,7 +290,7 @@ package final class OverrideSet: ResolutionInterceptor {
             }
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
-        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:]), recorded)
+        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
     }
 
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the

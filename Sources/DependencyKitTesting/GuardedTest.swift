@@ -1,0 +1,196 @@
+package import DependencyKit
+
+/// One test case guarded by DependencyKitTesting, bound to the task that runs it.
+///
+/// While a context exists, the diagnostics word counts it, which sends resolutions through the
+/// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
+/// call) because an unstructured task started by the test inherits the context and may outlive
+/// the call.
+package final class GuardedTest: ResolutionInterceptor {
+    /// The test context of the current task.
+    package static var current: GuardedTest? { Interception.current.test as? GuardedTest }
+
+    /// The context that findings made here belong to: the current task's, else the one of the test
+    /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
+    package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
+
+    /// Runs `operation` with this context as the current task's.
+    package func bind<R>(
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await Interception.updating({ $0.test = self }, isolation: isolation, operation: operation)
+    }
+
+    /// Runs `operation` with this context as the current task's.
+    package func bind<R>(operation: () throws -> R) rethrows -> R {
+        try Interception.updating({ $0.test = self }, operation: operation)
+    }
+
+    /// Looks at a resolution of this test's work (see ``TestGuard/inspect(_:chain:)``).
+    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+        TestGuard.inspect(resolution, chain: chain)
+    }
+
+    /// Records a problem of this test's work, once per key: a malformed override.
+    package func record(_ key: String, _ message: () -> String) -> Bool {
+        recordedProblems.add(1)
+        reportOnce(key, message)
+        return true
+    }
+
+    /// How many malformed overrides this test's work recorded: the trait does not run the body of a test
+    /// whose overrides could not all be recorded.
+    let recordedProblems = AtomicWord(0)
+
+    /// Whether the test this context belongs to has returned: what is found afterwards was found in work
+    /// the test left running, which still carries its context (a `Task {}` that inherited its scope).
+    private let hasEnded = AtomicWord(0)
+
+    /// Notes that the test has returned; from then on, findings are warnings naming the test that left the
+    /// work running, since the test can no longer fail.
+    package func end() { hasEnded.add(1) }
+
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
+    }
+
+    /// Work that escaped this test (XCTest's process-wide context) read its container through
+    /// `dependencies(as:)`: the test's container, when it is a `Refined`, and an issue on the test.
+    /// When it is not, the work cannot be this test's own reading its own container: it gets the newest
+    /// container of that type another test ran with, and a warning that blames no test.
+    package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf inEffect: Any) -> Refined? {
+        let key = "escaped as \(Refined.self)"
+        if let refined = container as? Refined {
+            reportOnce(key) { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
+            return refined
+        }
+        let refined = TestGuard.container(as: Refined.self)
+        if reported.withLock({ $0.insert(key).inserted }) {
+            warn(TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined))
+        }
+        return refined
+    }
+
+    /// Records an issue in the test this context belongs to.
+    private let report: @Sendable (String) -> Void
+    /// Records a warning that blames no test (see ``TestGuardReporting``).
+    let warn: @Sendable (String) -> Void
+    /// The test's name, as its framework prints it, for what is found after it ended.
+    let testName: String?
+    /// The count of live test scopes this context counts itself in, if any.
+    private let testScopes: AtomicWord?
+    /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
+    var countsAsScoped: Bool { testScopes != nil }
+    /// The container the test installed, by identity, and its class.
+    let containerID: ObjectIdentifier?
+    let containerType: (any AnyObject.Type)?
+    /// The container the test runs with: what work that escaped the test reads through
+    /// `dependencies(as:)` when the global container is not of the type it asks for.
+    let container: (any AnyObject & Sendable)?
+    /// What the test opted out of, for a test framework without task-local traits (XCTest).
+    let exemptions: TestGuard.Exemptions
+    /// The keys of the findings already recorded in this test.
+    let reported = Locked<Set<String>>([])
+    /// Which test framework's words the messages use.
+    let spelling: Spelling
+
+    /// The test framework a context reports to, for the fixes its messages suggest.
+    package enum Spelling: Sendable {
+        /// Swift Testing: the `.dependencies(…)` trait and its `.allowsLiveDependencies` opt-out.
+        case swiftTesting
+        /// XCTest: `useDependencies(_:_:allowingLiveDependencies:)`.
+        case xcTest
+    }
+
+    /// Creates a guarded test that runs with a container of its own, counting itself in the live test
+    /// scopes that a global install is reported against.
+    package convenience init(
+        scopedContainer container: any AnyObject & Sendable,
+        exemptions: TestGuard.Exemptions = [],
+        spelling: Spelling = .swiftTesting,
+        testName: String? = nil,
+        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.init(
+            container: container, testScopes: InstalledContainers.testScopes, exemptions: exemptions,
+            spelling: spelling, testName: testName, warn: warn, report: report)
+    }
+
+    /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
+    package static let handOverWarning: @Sendable (String) -> Void = { message in
+        TestGuard.handOver(TestGuard.Finding(kind: .escapedWork, key: message) { message })
+    }
+
+    /// Creates a guarded test that reports through `report`, counting itself in `testScopes` for as long
+    /// as it lives.
+    /// - Parameters:
+    ///   - container: The container the test runs with, so that messages can tell it from the
+    ///     container actually in effect.
+    ///   - testScopes: The count of live test scopes (`InstalledContainers.testScopes`), or `nil` for a
+    ///     test whose container is in effect for the whole process (XCTest).
+    ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
+    ///   - spelling: The test framework whose words the messages use.
+    ///   - testName: The test's name, for what is found after it ended.
+    ///   - warn: Records a warning that fails no test.
+    ///   - report: Records one issue in the test.
+    package init(
+        container: (any AnyObject & Sendable)? = nil,
+        testScopes: AtomicWord?,
+        exemptions: TestGuard.Exemptions = [],
+        spelling: Spelling = .swiftTesting,
+        testName: String? = nil,
+        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.spelling = spelling
+        self.report = report
+        self.warn = warn
+        self.testName = testName
+        self.exemptions = exemptions
+        self.testScopes = testScopes
+        self.container = container
+        containerID = container.map(ObjectIdentifier.init)
+        containerType = container.map { type(of: $0) }
+        testScopes?.add(1)
+        DiagnosticsWord.count(in: .testContext)
+        TestGuard.register(self)
+    }
+
+    deinit {
+        DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
+        testScopes?.add(-1)
+        TestGuard.contextsChanged.add(1)
+    }
+
+    /// Records the finding `key` in this test, unless it was recorded already.
+    func reportOnce(_ key: String, _ message: () -> String) {
+        let isNew = reported.withLock { $0.insert(key).inserted }
+        guard isNew else { return }
+        guard hasEnded.loadAcquire() != 0 else { return report(message()) }
+        let test = testName ?? "the test"
+        warn(
+            message() + """
+
+                Found after \(test) ended, in work \(test) left running: a `Task {}` it started, which inherited \
+                its scope. Recorded as a warning, since the test can no longer fail. Await or cancel the work \
+                before the test returns.
+                """)
+    }
+
+    /// Makes this context the one every thread's findings belong to, for a test framework that runs
+    /// one test at a time in a process (XCTest).
+    /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
+    package func bindToProcess() -> GuardedTest? {
+        Interception.processWide.withLock { bound in
+            defer { bound.test = self }
+            return bound.test as? GuardedTest
+        }
+    }
+
+    /// Binds `previous` again, as it was before a ``bindToProcess()``.
+    package static func restoreProcessBinding(_ previous: GuardedTest?) {
+        Interception.processWide.withLock { $0.test = previous ?? TestGuard.escapedWork }
+    }
+}

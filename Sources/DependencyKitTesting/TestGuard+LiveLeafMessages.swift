@@ -1,0 +1,194 @@
+internal import DependencyKit
+
+/// The test guard's live-leaf messages: what was served, by whose code, and the code to paste, with
+/// every type written as the user writes it.
+extension TestGuard {
+    /// Whether the guard reports `resolution` as a live leaf served by production code: a `live {}`
+    /// resolve that the test did not exempt. The one place that decides it, so that a way of
+    /// replacing a leaf inside a test can answer here that the leaf is no longer production code.
+    static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: GuardedTest) -> Bool {
+        resolution.lifetime.reachesOutside
+            && !Exemptions.current.union(context.exemptions).contains(.liveDependencies)
+    }
+
+    /// The live-leaf issue: what was served, by whose code, which container was in effect (and which
+    /// one the test installed), and the code to paste.
+    static func liveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
+        if let id = resolution.containerID, let overrides = Interception.overrides as? OverrideSet,
+            overrides.hasRelativeOverride(of: resolution.name, type: resolution.requestedType, container: id)
+        {
+            return relativeOverrideOfLiveLeafMessage(resolution, in: context)
+        }
+        let name = resolution.name
+        let type = typeName(resolution.requestedType)
+        let container = resolution.containerType.map { "\($0)" } ?? "the container"
+        let installed = context.containerType.map { "\($0)" } ?? "a container"
+        let effect: String
+        let servedByTheGlobal = resolution.containerID.map(isGlobal) ?? false
+        if let id = resolution.containerID, id == context.containerID {
+            effect = "the container this test installed"
+        } else if servedByTheGlobal {
+            effect =
+                "the global container, not \(installed), which this test installed: code in this test read "
+                + "the global container instead of the test's scope"
+        } else {
+            effect = "from a `withDependencies` scope inside this test (the test installed \(installed))"
+        }
+        let ownCode =
+            resolution.implementerType.map(ObjectIdentifier.init) == resolution.containerType.map(ObjectIdentifier.init)
+        let isPartial = resolution.containerType.map { $0 is any PartialContainer.Type } ?? false
+        var declaration = "\(name) -> \(type) { fresh { … } }"
+        if !isExistential(resolution.requestedType) {
+            // The builder builds the declared type, except for a body that is a single `return`, which
+            // builds its expression's. Nothing at run time tells the two apart, so the note says only
+            // what holds either way.
+            declaration += """
+
+                (\(type) is the type \(name)'s body built. If \(name) declares another type, write that one.)
+                """
+        }
+        let servedBy: String
+        let fix: String
+        if servedByTheGlobal, resolution.containerID != context.containerID {
+            servedBy = "the global container's `live {}` code"
+            fix = """
+                Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
+                container, and a `DependencyContainer.Context` captured in the test carries it into escaping work. Find \
+                the code that read the global container directly.
+                """
+        } else if !ownCode, let implementer = resolution.implementerType {
+            servedBy = "the production code that \(container) inherits from \(implementer)"
+            fix = """
+                Override it in \(container):
+                    override func \(declaration)
+                """
+        } else if isPartial {
+            servedBy = "\(container)'s `live {}` code: the protocol's default, or \(container)'s own resolve"
+            fix = """
+                Implement it in \(container), building the value with `fresh {}` (a double's resolves do not \
+                reach the outside world):
+                    func \(declaration)
+                """
+        } else {
+            servedBy = "\(container)'s own `live {}` code"
+            fix = """
+                If \(container) is a test double, its resolve is production-shaped: build the value with \
+                `fresh { … }` instead of `live { … }`. If it is a production container, give the test a double \
+                that overrides it:
+                    override func \(declaration)
+                """
+        }
+        // The one-line override first, where it applies: a resolve without arguments, served by the
+        // container the test scoped (code that bypassed the scope needs the code fixed, not an override).
+        let oneLine: String
+        if name.contains(":") || (servedByTheGlobal && resolution.containerID != context.containerID) {
+            oneLine = ""
+        } else if context.spelling == .xcTest {
+            oneLine = """
+                Override it in this test, in one line, after the container in `useDependencies`:
+                    .override({ $0.\(name) }, with: …)
+                Or, for every test that uses the container:
+
+                """
+        } else {
+            oneLine = """
+                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
+                    .override({ $0.\(name) }, with: …)
+                Or, for every test that uses the container:
+
+                """
+        }
+        let goLive =
+            context.spelling == .xcTest
+            ? "pass `allowingLiveDependencies: true` to `useDependencies`"
+            : "add `.allowsLiveDependencies` to it or its suite"
+        return """
+            \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
+            by \(servedBy).
+            Container in effect: \(container), \(effect).
+            \(oneLine)\(fix)
+            If this test means to go live (an end-to-end test), \(goLive).
+            """
+    }
+
+    /// The live-leaf issue for a resolve the test overrides relatively: the override builds on the live
+    /// value, so the live code ran; the choices are a value override or going live on purpose.
+    static func relativeOverrideOfLiveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
+        let name = resolution.name
+        let container = resolution.containerType.map { "\($0)" } ?? "the container"
+        let place =
+            context.spelling == .xcTest
+            ? "after the container in `useDependencies`" : "in the trait (or `withOverrides`)"
+        let goLive =
+            context.spelling == .xcTest
+            ? "pass `allowingLiveDependencies: true` to `useDependencies`"
+            : "add `.allowsLiveDependencies` to it or its suite"
+        return """
+            \(name) -> \(typeName(resolution.requestedType)) reaches the outside world (network, disk, clock or \
+            randomness), and this test overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the \
+            value \(container)'s `live {}` code serves, so that code ran.
+            To keep the test from going live, replace the relative override with a value, \(place):
+                .override({ $0.\(name) }, with: …)
+            If this test decorates the live value on purpose (an end-to-end test), \(goLive).
+            """
+    }
+
+    /// A type as it is written in a declaration, so that a suggested line compiles when pasted: `any Clock`
+    /// for an existential, which Swift prints as `Clock`; a nested type with the types it is nested in
+    /// (`Outer.Reader`), and a generic one with its arguments (`Box<Outer.Reader>`), without module names.
+    static func typeName(_ type: any Any.Type) -> String {
+        let name = unqualified(String(reflecting: type))
+        guard name != "Any", name != "AnyObject" else { return name }
+        return isExistential(type) ? "any \(name)" : name
+    }
+
+    /// `reflected` (`String(reflecting:)` of a type) with the module name that starts each qualified name
+    /// dropped, and the contexts a private or local type (`(unknown context at $…)`) or a type nested in
+    /// another module's type (`(extension in Module):`) is printed with.
+    package static func unqualified(_ reflected: String) -> String {
+        var output = ""
+        var path: [Substring] = []
+        var rest = Substring(reflected)
+        func flush() {
+            output += path.dropFirst(path.count > 1 ? 1 : 0).joined(separator: ".")
+            path = []
+        }
+        while let first = rest.first {
+            if first == "(", rest.hasPrefix("(extension in "), let close = rest.firstIndex(of: ":") {
+                // A type nested in an extension of another module's type: written as that type's member.
+                rest = rest[rest.index(after: close)...]
+                path = []
+            } else if first == "(", rest.hasPrefix("(unknown context at "), let close = rest.firstIndex(of: ")") {
+                // The module and the context go; what follows is the name as written where it is visible.
+                path = [""]
+                rest = rest[rest.index(after: close)...]
+                if rest.first == "." { rest = rest.dropFirst() }
+            } else if first.isLetter || first == "_" {
+                let identifier = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                path.append(identifier)
+                rest = rest.dropFirst(identifier.count)
+                if rest.first == ".", rest.dropFirst().first.map({ $0.isLetter || $0 == "_" || $0 == "(" }) == true {
+                    rest = rest.dropFirst()
+                } else {
+                    flush()
+                }
+            } else {
+                flush()
+                output.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        flush()
+        return output
+    }
+
+    /// Whether `type` is an existential (`any P`, `any P & Q`, `any P<X>`).
+    ///
+    /// Read from the metadata's kind, the first word of every non-class type's metadata: the kinds are
+    /// part of Swift's stable ABI (`MetadataKind`: existential 0x303, extended existential 0x307). A
+    /// message-only helper, never on a resolution's path.
+    static func isExistential(_ type: any Any.Type) -> Bool {
+        let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
+        return kind == 0x303 || kind == 0x307
+    }
+}
