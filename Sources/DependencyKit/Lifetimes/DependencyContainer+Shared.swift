@@ -51,7 +51,10 @@ extension DependencyContainer {
         return try withCachedResolution(name, of: T.self, lifetime: .shared, container: self) { diagnosed in
             if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
                 return try owned.table.cell(for: key) { OnceCell<T>() }
-                    .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
+                    .value(describedBy: { Self.describe(T.self, name: name, key: key) }) {
+                        noteBuiltInOverrideScope(key, name: name, type: T.self)
+                        return try make()
+                    }
             }
             return try sharedInstances.cell(for: key) { OnceCell<T>() }
                 .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
@@ -175,12 +178,20 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
-                let table = instancesOwnedByScope()?.table ?? sharedInstances
-                return try await table.cell(for: key) { AsyncOnceCell<T>() }.value(
+                guard let owned = instancesOwnedByScope() else {
+                    return try await sharedInstances.cell(for: key) { AsyncOnceCell<T>() }.value(
+                        describedBy: { Self.describe(T.self, name: name, key: key) },
+                        isolation: isolation,
+                        make: make
+                    )
+                }
+                return try await owned.table.cell(for: key) { AsyncOnceCell<T>() }.value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
-                    isolation: isolation,
-                    make: make
-                )
+                    isolation: isolation
+                ) { () async throws(Failure) -> T in
+                    noteBuiltInOverrideScope(key, name: name, type: T.self)
+                    return try await make()
+                }
             }
         } catch {
             // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.
