@@ -35,7 +35,7 @@ extension DependencyContainer {
     /// the hook of ``ScopeRebuilds``, on the path that only runs while an override scope is alive.
     @usableFromInline
     func noteBuiltInOverrideScope(_ key: SharedKey, name: String, type: Any.Type) {
-        ScopeRebuilds.note(key, name: name, type: type, of: self)
+        ScopeRebuilds.countBuild(key, name: name, type: type, of: self)
     }
 }
 

@@ -23,7 +23,7 @@ enum ScopeRebuilds {
 
     /// Counts one more override scope building `key`'s instance of `container`, and says so once when the
     /// count reaches ``threshold``.
-    static func note(_ key: SharedKey, name: String, type: Any.Type, of container: DependencyContainer) {
+    static func countBuild(_ key: SharedKey, name: String, type: Any.Type, of container: DependencyContainer) {
         let counterKey = SharedKey(
             fileID: key.fileID, line: key.line, column: key.column, type: Count.self,
             kind: SharedKey.Kind(rawValue: UInt8(truncatingIfNeeded: key.kindAndScope)) ?? .strong)
