@@ -18,6 +18,8 @@ protocol NotesDependency: DependencyContainer {
     func resolveAuditLog() async -> NoteStore
     /// An app instance whose builder reads a per-request value: built with every override masked.
     func resolveStartupStamp() -> RequestStamp
+    /// The same, created asynchronously.
+    func resolveAsyncStartupStamp() async -> RequestStamp
     func resolveNotesController() -> NotesController
     func resolveNotesService() -> NotesService
     func resolveRecorder() -> NoteRecorder
@@ -85,6 +87,12 @@ class CoreNotes: DependencyContainer, NotesDependency, @unchecked Sendable {
         }
     }
     func resolveStartupStamp() -> RequestStamp { appShared { RequestStamp(requestID: resolveRequestID()) } }
+    func resolveAsyncStartupStamp() async -> RequestStamp {
+        await appShared { () async -> RequestStamp in
+            await Task.yield()
+            return RequestStamp(requestID: resolveRequestID())
+        }
+    }
     func resolveNotesController() -> NotesController { fresh { NotesController(service: resolveNotesService()) } }
     func resolveNotesService() -> NotesService {
         fresh { NotesService(recorder: resolveRecorder(), requestID: resolveRequestID()) }
@@ -185,6 +193,13 @@ func postNote(_ text: String) async -> (note: Note, seenByService: String) {
         // Built inside the first request, it did not capture that request's ID.
         #expect(stamp.requestID == "no request")
         #expect(app.resolveStartupStamp() === stamp)
+        let asyncStamp = await withDependencies(app) {
+            await withRequestValues(id: "first request", user: "ada") {
+                await notesInjector.dependencies.resolveAsyncStartupStamp()
+            }
+        }
+        #expect(asyncStamp.requestID == "no request")
+        #expect(await app.resolveAsyncStartupStamp() === asyncStamp)
     }
 
     @Test func anOverrideOfTheAppSharedResolveItselfStillWins() async {
