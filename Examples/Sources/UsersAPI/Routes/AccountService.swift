@@ -1,4 +1,4 @@
-public import Logging
+internal import Logging
 
 // snippet: server-deep-service
 /// The signed-in account's operations: two levels below the handler, it gets the request's account
