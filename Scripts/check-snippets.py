@@ -40,6 +40,10 @@ SNIPPET_ROOTS = [
     # compiled and tested there, beside its DependencyKit port.
     ROOT / "IntegrationTests" / "Migrations" / "Sources",
     ROOT / "IntegrationTests" / "Migrations" / "Tests",
+    # The example server: the Server Apps article's middleware, container and tests, built against
+    # Hummingbird by the Examples package.
+    ROOT / "Examples" / "Sources",
+    ROOT / "Examples" / "Tests",
 ]
 
 START = re.compile(r"^\s*// snippet: ([A-Za-z0-9_.-]+)\s*$")

@@ -59,6 +59,7 @@ baseline() {
     override.*) echo graph.global ;;
     width.*) echo width.hand-written ;;
     lifetime.*) echo lifetime.fresh ;;
+    request.values-*) echo request.values-none ;;
     *) echo "" ;;
     esac
 }

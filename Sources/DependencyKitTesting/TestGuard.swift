@@ -136,9 +136,10 @@ package enum TestGuard {
             Installed \(type) as the global container while \(liveTestScopes) test(s) scoped to the same \
             injector were running. Code that reads the global container (work that escaped a test's scope, \
             tests without a container of their own) now sees \(type), whichever test it belongs to. Give \
-            the test its own container instead: `@Test(.dependencies(\(type)()))`, or \
-            `withDependencies(\(type)()) { … }` around the code. A test that must swap the global (a test \
-            of the swap itself) can say so with `.allowsGlobalInstalls`.
+            the test its own container instead: `@Test(.dependencies(\(type)(…)))`, or \
+            `withDependencies(\(type)(…)) { … }` around the code, with what its `init` takes in place of `…` \
+            (nothing if it takes nothing; the trait makes a new container for each test). A test that must \
+            swap the global (a test of the swap itself) can say so with `.allowsGlobalInstalls`.
             """
         }
         if let context = GuardedTest.inEffect {

@@ -539,9 +539,10 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
                 Installed GuardedInstallContainer as the global container while 1 test(s) scoped to the same \
                 injector were running. Code that reads the global container (work that escaped a test's scope, \
                 tests without a container of their own) now sees GuardedInstallContainer, whichever test it \
-                belongs to. Give the test its own container instead: `@Test(.dependencies(GuardedInstallContainer()))`, \
-                or `withDependencies(GuardedInstallContainer()) { … }` around the code. A test that must swap the \
-                global (a test of the swap itself) can say so with `.allowsGlobalInstalls`.
+                belongs to. Give the test its own container instead: `@Test(.dependencies(GuardedInstallContainer(…)))`, \
+                or `withDependencies(GuardedInstallContainer(…)) { … }` around the code, with what its `init` takes \
+                in place of `…` (nothing if it takes nothing; the trait makes a new container for each test). A test \
+                that must swap the global (a test of the swap itself) can say so with `.allowsGlobalInstalls`.
                 """
             ])
     }

@@ -320,6 +320,9 @@ let timeInjector = Injector<any TimeDependency> { CoreTime() }
             #expect(timeInjector.dependencies.resolveStore() === appStore)
         }
         #expect(container.builds.notes.filter { $0 == "store" }.count == 1_001)
+        // The store is `shared {}`: each request's is lost with its scope, and the library says so.
+        #expect(
+            ScopeRebuilds.written.withLock { $0 }.contains { $0.contains("the shared ItemStore of resolveStore()") })
     }
 
     // Row 9: lookups do not walk the overrides of other resolves.

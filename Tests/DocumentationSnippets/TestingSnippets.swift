@@ -332,9 +332,10 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
                     test(s) scoped to the same injector were running. Code that reads the global container (work \
                     that escaped a test's scope, tests without a container of their own) now sees \
                     CoreWeatherDependency, whichever test it belongs to. Give the test its own container instead: \
-                    `@Test(.dependencies(CoreWeatherDependency()))`, or `withDependencies(CoreWeatherDependency()) \
-                    { … }` around the code. A test that must swap the global (a test of the swap itself) can say \
-                    so with `.allowsGlobalInstalls`.
+                    `@Test(.dependencies(CoreWeatherDependency(…)))`, or `withDependencies(CoreWeatherDependency(…)) \
+                    { … }` around the code, with what its `init` takes in place of `…` (nothing if it takes nothing; \
+                    the trait makes a new container for each test). A test that must swap the global (a test of the \
+                    swap itself) can say so with `.allowsGlobalInstalls`.
                     """)
         }
     }

@@ -169,7 +169,7 @@ let probes: [Probe] =
                 check(consumer.dependencies.resolveWorker0499(), id: 499, "width.1000")
             }),
     ] + lifetimeProbes + asyncProbes + scopeProbes + overrideProbes + overrideSetUpProbes + overrideLookupProbes
-    + nestedRelativeProbes + requestScopeProbes
+    + nestedRelativeProbes + requestScopeProbes + requestValueProbes
 
 func probe(named name: String) -> Probe {
     guard let probe = probes.first(where: { $0.name == name }) else {

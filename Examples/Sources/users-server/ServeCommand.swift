@@ -94,7 +94,7 @@ final class CommandLineServerDependency: ServerCoreDependency, @unchecked Sendab
     }
 
     override func resolveUserRepository() -> any UserRepository {
-        inMemory ? shared { InMemoryUserRepository() } : super.resolveUserRepository()
+        inMemory ? appShared { InMemoryUserRepository() } : super.resolveUserRepository()
     }
 
     override func resolvePasswordHasher() -> any PasswordHasher {

@@ -42,7 +42,7 @@ extension Diagnostics {
 
             /// Whether the value is shared between resolves (a container's, a scope's or a graph's
             /// instance), drawn filled.
-            var isShared: Bool { [.shared, .weakShared, .scoped, .perGraph].contains(lifetime) }
+            var isShared: Bool { [.shared, .weakShared, .appShared, .scoped, .perGraph].contains(lifetime) }
         }
 
         /// Every resolution, in the order they began; a node's ``Node/id`` is its index.

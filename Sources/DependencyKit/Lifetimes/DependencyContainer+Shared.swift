@@ -22,6 +22,12 @@ extension DependencyContainer {
     ///   own instance. A helper that wraps `shared` should forward its caller's `fileID`, `line`
     ///   and `column`, or every caller of the helper shares one instance.
     /// - **Failures are not cached.** If `make` throws, the next call tries again.
+    /// - **Override scopes own theirs.** Resolved inside an override scope (a test's
+    ///   `.override(…)`, a per-request `withOverrides`), the instance is the scope's, built there
+    ///   and released with it. An instance that must be the app's in every scope — a server's
+    ///   store under per-request values — is ``appShared(_:fileID:line:column:_:)``. When one
+    ///   container builds the same instance in 8 override scopes, a warning naming it goes to
+    ///   standard error, once.
     /// - **Cycles stop.** If `make` asks, on the same thread, for the very instance it is
     ///   creating, the process stops with a message naming it, rather than hanging. So does a
     ///   race in which two threads each create an instance that needs the other's.
@@ -51,7 +57,10 @@ extension DependencyContainer {
         return try withCachedResolution(name, of: T.self, lifetime: .shared, container: self) { diagnosed in
             if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
                 return try owned.table.cell(for: key) { OnceCell<T>() }
-                    .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
+                    .value(describedBy: { Self.describe(T.self, name: name, key: key) }) {
+                        noteBuiltInOverrideScope(key, name: name, type: T.self)
+                        return try make()
+                    }
             }
             return try sharedInstances.cell(for: key) { OnceCell<T>() }
                 .value(describedBy: { Self.describe(T.self, name: name, key: key) }, make: make)
@@ -175,12 +184,20 @@ extension DependencyContainer {
                 container: self,
                 isolation: isolation
             ) { () async throws -> T in
-                let table = instancesOwnedByScope()?.table ?? sharedInstances
-                return try await table.cell(for: key) { AsyncOnceCell<T>() }.value(
+                guard let owned = instancesOwnedByScope() else {
+                    return try await sharedInstances.cell(for: key) { AsyncOnceCell<T>() }.value(
+                        describedBy: { Self.describe(T.self, name: name, key: key) },
+                        isolation: isolation,
+                        make: make
+                    )
+                }
+                return try await owned.table.cell(for: key) { AsyncOnceCell<T>() }.value(
                     describedBy: { Self.describe(T.self, name: name, key: key) },
-                    isolation: isolation,
-                    make: make
-                )
+                    isolation: isolation
+                ) { () async throws(Failure) -> T in
+                    noteBuiltInOverrideScope(key, name: name, type: T.self)
+                    return try await make()
+                }
             }
         } catch {
             // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.

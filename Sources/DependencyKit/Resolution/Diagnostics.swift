@@ -194,6 +194,9 @@ extension Diagnostics {
         case shared
         /// One instance per container while someone else holds it.
         case weakShared
+        /// One instance per container that no override scope owns, built with every override masked
+        /// (`appShared {}`).
+        case appShared
         /// One instance per generation of a named scope, until the scope is reset (`shared(in:) {}`).
         case scoped
         /// One instance per top-level resolution, shared by everything it resolves (`perGraph {}`).

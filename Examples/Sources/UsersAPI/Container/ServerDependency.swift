@@ -1,4 +1,5 @@
 public import DependencyKit
+public import Logging
 
 /// The Users API server's container: the services its route handlers use.
 ///
@@ -32,4 +33,16 @@ public protocol ServerDependency: DependencyContainer {
     func resolveClock() -> any WallClock
     /// How long sessions last.
     func resolveSessionPolicy() -> SessionPolicy
+    /// The current request's ID: `"-"` outside a request. ``RequestValuesMiddleware`` puts each
+    /// request's in effect.
+    func resolveRequestID() -> String
+    /// The account the request's bearer token opened, `nil` when it has none (or outside a request).
+    /// ``RequestValuesMiddleware`` puts each request's in effect.
+    func resolveSignedInUser() -> UserRecord?
+    /// The request's log: every line carries the request's ID.
+    func resolveRequestLog() -> Logger
+    /// The signed-in account's operations, two levels below the handler.
+    func resolveAccountService() -> AccountService
+    /// What `GET /users/me` answers, built on ``resolveAccountService()``.
+    func resolveProfileService() -> ProfileService
 }

@@ -33,7 +33,7 @@ struct AuthenticationController: HasServerDependencies {
         let (token, session) = newSession(for: record)
         // The account and its first session are stored in one step: both or neither.
         try await Self.storage { try await users.insert(record, firstSession: session) }
-        context.logger.info("signed up", metadata: ["user": "\(record.id)"])
+        dependencies.resolveRequestLog().info("signed up", metadata: ["user": "\(record.id)"])
         return try JSONResponse.make(SessionPayload(token: token, user: UserPayload(record)), status: .created)
     }
 
@@ -58,7 +58,7 @@ struct AuthenticationController: HasServerDependencies {
         let (token, session) = newSession(for: record)
         // A log-in revokes the user's earlier sessions (see `SessionPolicy`).
         try await Self.storage { try await users.replaceSessions(with: session) }
-        context.logger.info("logged in", metadata: ["user": "\(record.id)"])
+        dependencies.resolveRequestLog().info("logged in", metadata: ["user": "\(record.id)"])
         return try JSONResponse.make(SessionPayload(token: token, user: UserPayload(record)), status: .ok)
     }
 

@@ -5,7 +5,7 @@ internal import Hummingbird
 ///
 /// It takes its three services as stored properties, whoever built them, so the two wirings of
 /// `GET /users/me` (``UsersRoutes/Wiring``) run this same code: the container wiring resolves
-/// the services from `dependencies` inside each request's scope (``UsersController``), the hand
+/// the services from `dependencies` inside each request's scope (``RequestValuesMiddleware``), the hand
 /// wiring builds them once at start-up (``UsersRoutes/install(on:container:wiring:)``).
 struct SessionAuthenticator: Sendable {
     /// Fingerprints the presented token, as the repository stores it.

@@ -10,10 +10,12 @@ struct UsersController: HasServerDependencies {
     static let maximumPageSize = 100
 
     func current(_ request: Request, context: some RequestContext) async throws -> Response {
-        try await Self.current(request, authenticatedBy: authenticator)
+        // The signed-in account reaches the profile service's account service from the request's values.
+        let record = try dependencies.resolveProfileService().current()
+        return try JSONResponse.make(UserPayload(record), status: .ok)
     }
 
-    /// `GET /users/me` with the services it is given: the code both wirings run (see
+    /// `GET /users/me` with the services it is given: the hand wiring's handler (see
     /// ``UsersRoutes/Wiring``).
     static func current(_ request: Request, authenticatedBy authenticator: SessionAuthenticator) async throws
         -> Response
@@ -26,7 +28,7 @@ struct UsersController: HasServerDependencies {
     /// page size, `?after=ID` starts after that account; when more follow, a
     /// `Link: </users?after=…&limit=…>; rel="next"` header names the next page.
     func all(_ request: Request, context: some RequestContext) async throws -> Response {
-        _ = try await authenticator.user(for: request)
+        _ = try dependencies.resolveAccountService().signedInUser()
         let query = request.uri.queryParameters
         var limit = Self.defaultPageSize
         if let raw = query["limit"] {
@@ -50,14 +52,5 @@ struct UsersController: HasServerDependencies {
             response.headers[HTTPField.Name("Link")!] = "</users?after=\(last.id)&limit=\(limit)>; rel=\"next\""
         }
         return response
-    }
-
-    /// The session check, with its services resolved from the request's container.
-    private var authenticator: SessionAuthenticator {
-        SessionAuthenticator(
-            tokens: dependencies.resolveTokenIssuer(),
-            clock: dependencies.resolveClock(),
-            users: dependencies.resolveUserRepository()
-        )
     }
 }

@@ -19,7 +19,8 @@ public enum UsersRoutes {
     /// the container can be measured on a real request (`Scripts/benchmarks-server.sh` at the
     /// repository's root).
     public enum Wiring: String, Sendable, Hashable, CaseIterable {
-        /// Every route runs inside `withDependencies(container)` and reads its services from
+        /// Every route runs inside `withDependencies(container)`, with the request's ID and
+        /// signed-in account in effect (``RequestValuesMiddleware``), and reads its services from
         /// `dependencies`, resolved per request: the way this server is written.
         case container
         /// `GET /users/me` is wired by hand: its token issuer and clock are built once at
@@ -57,7 +58,10 @@ public enum UsersRoutes {
                 try await UsersController.current(request, authenticatedBy: authenticator)
             }
         }
-        router.add(middleware: DependencyScopeMiddleware(container: container))
+        // snippet: server-install-middleware
+        router.add(middleware: DependencyScopeMiddleware(container: container))  // the app's container
+        router.add(middleware: RequestValuesMiddleware())  // each request's values
+        // end-snippet
         let authentication = AuthenticationController()
         let users = UsersController()
         router.post("auth/signup") { request, context in try await authentication.signUp(request, context: context) }

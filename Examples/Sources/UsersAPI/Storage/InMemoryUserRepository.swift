@@ -5,7 +5,7 @@ public import Foundation
 /// An actor serialises access, so two sign-ups with the same email racing each other end with
 /// one account and one ``UserRepositoryError/emailTaken``. Everything is lost when the process
 /// exits, which is what a test wants: give each server container its own instance
-/// (`shared { InMemoryUserRepository() }` in an override) and every test starts empty.
+/// (`appShared { InMemoryUserRepository() }` in an override) and every test starts empty.
 public actor InMemoryUserRepository: UserRepository {
     private var records: [UserRecord] = []
     private var indexByEmail: [String: Int] = [:]

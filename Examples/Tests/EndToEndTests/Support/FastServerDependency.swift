@@ -9,7 +9,7 @@ import UsersAPI
 /// It overrides two resolves; every handler picks the change up through `dependencies`.
 class FastServerDependency: ServerCoreDependency, @unchecked Sendable {
     override func resolvePasswordHasher() -> any PasswordHasher { fresh { PBKDF2PasswordHasher(iterations: 2) } }
-    override func resolveUserRepository() -> any UserRepository { shared { InMemoryUserRepository() } }
+    override func resolveUserRepository() -> any UserRepository { appShared { InMemoryUserRepository() } }
 }
 
 /// A server container whose clock a test moves and whose hasher counts its derivations.

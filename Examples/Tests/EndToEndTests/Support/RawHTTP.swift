@@ -25,7 +25,8 @@ enum RawHTTP {
         _ path: String,
         to server: UsersServer,
         json: [String: String]? = nil,
-        token: String? = nil
+        token: String? = nil,
+        requestID: String? = nil
     ) async throws -> Reply {
         var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path)!)
         request.httpMethod = method
@@ -34,6 +35,7 @@ enum RawHTTP {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let requestID { request.setValue(requestID, forHTTPHeaderField: "X-Request-ID") }
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         var headers: [String: String] = [:]

@@ -1,0 +1,51 @@
+internal import _DependencyKitShims
+
+/// The warning that a long-lived container's `shared {}` instance is being built again in scope after
+/// scope: what a per-request override on a server does, where each request's scope owns the store it
+/// uses, so what one request stored is gone in the next.
+///
+/// Counted per container and resolve, in the container's own table, only while an override scope builds
+/// its own instance (a path that never runs when no override scope is alive). A test that gives each
+/// test a container of its own — a trait, `withDependencies` with a new container — builds each
+/// instance once per container and never reaches the threshold.
+enum ScopeRebuilds {
+    /// Distinct override scopes of one container that build the same `shared {}` instance before the
+    /// warning is written.
+    static let threshold = 8
+
+    /// How many override scopes built one container's instance of one resolve, and whether it was said.
+    final class Count: Sendable {
+        let scopes = AtomicWord(0)
+    }
+
+    /// The warnings written so far, oldest first: for tests, which cannot read the standard error stream.
+    package static let written = Locked<[String]>([])
+
+    /// Counts one more override scope building `key`'s instance of `container`, and says so once when the
+    /// count reaches ``threshold``.
+    static func countBuild(_ key: SharedKey, name: String, type: Any.Type, of container: DependencyContainer) {
+        let counterKey = SharedKey(
+            fileID: key.fileID, line: key.line, column: key.column, type: Count.self,
+            kind: SharedKey.Kind(rawValue: UInt8(truncatingIfNeeded: key.kindAndScope)) ?? .strong)
+        let count = container.sharedInstances.cell(for: counterKey) { Count() }
+        guard count.scopes.add(1) + 1 == threshold else { return }
+        let message = warning(type: type, name: name, key: key, container: container)
+        written.withLock { $0.append(message) }
+        dk_write_standard_error(message + "\n")
+    }
+
+    /// The warning's text: what is lost, where, and the two fixes.
+    static func warning(type: Any.Type, name: String, key: SharedKey, container: DependencyContainer) -> String {
+        let containerType = Swift.type(of: container)
+        return """
+            DependencyKit warning: the shared \(type) of \(name) (\(key)) in \(containerType) was built again in \
+            \(threshold) override scopes of one \(containerType). An override scope owns every shared instance \
+            resolved inside it, so each scope (a per-request `withOverrides`, say) gets an empty instance of its \
+            own, and what one scope stores in it is gone in the next. If the instance is the app's — a store, a \
+            pool, a cache, a client — declare it with `appShared { … }` instead of `shared { … }`: it is then \
+            built with every override masked and served by the container in every scope. To give one scope a \
+            particular instance, hand it in: `.override({ $0.\(name) }, with: instance)`. This warning is \
+            shown once per container and resolve.
+            """
+    }
+}
