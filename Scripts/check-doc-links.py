@@ -11,6 +11,8 @@ that GitHub renders. This script does, for README.md, CONTRIBUTING.md and Docs/*
 4. Every item of the README's "Learn more" list is a link to an article (rule 2 then checks its title).
 5. No article, landing page, README or Docs file uses a name the API no longer has
    (`RETIRED_NAMES` below, each with what replaced it).
+6. Every test an article names as `Suite/test` (Writing Tests' guard table) is a test of that suite
+   in Tests/ or IntegrationTests/.
 
 Usage: Scripts/check-doc-links.py [--self-test]
 
@@ -151,6 +153,31 @@ def check_retired(path, text, problems):
                 problems.append(f"{shown(path)}:{number}: \"{phrase}\" describes a retired API; now {now}")
 
 
+TEST_NAME = re.compile(r"`([A-Z]\w*Tests)/([a-z]\w*)`")
+
+
+def test_sources():
+    """Every Swift test file's text, for looking up the tests an article names."""
+    return "\n".join(
+        path.read_text()
+        for root in ("Tests", "IntegrationTests")
+        for path in sorted((ROOT / root).rglob("*.swift"))
+        if ".build" not in path.parts
+    )
+
+
+def check_named_tests(paths, problems):
+    sources = None
+    for path in paths:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for suite, test in TEST_NAME.findall(line):
+                if sources is None:
+                    sources = test_sources()
+                start = re.search(rf"\b(?:struct|class|enum) {suite}\b", sources)
+                if not start or not re.search(rf"\bfunc {test}\(", sources[start.start():]):
+                    problems.append(f"{shown(path)}:{number}: the test `{suite}/{test}` does not exist in Tests/")
+
+
 def check(files, titles, base=None):
     """The problems in `files`; their links resolve from `base` when given (the self-test's copies)."""
     problems = []
@@ -165,6 +192,8 @@ def check(files, titles, base=None):
     current = [f for f in files if f.name != "Measurements.md"]
     for path in (sorted(ROOT.glob("Sources/*/*.docc/**/*.md")) if base is None else []) + current:
         check_retired(path, path.read_text(), problems)
+    if base is None:
+        check_named_tests(sorted(ROOT.glob("Sources/*/*.docc/**/*.md")) + files, problems)
     return problems
 
 

@@ -50,10 +50,13 @@ enum Main {
             await model.load()
             return model.summary
         }
-        check(mild == "Mild", "an override in a final subclass (nonisolated, inherited) reaches the library's forecaster")
+        check(
+            mild == "Mild", "an override in a final subclass (nonisolated, inherited) reaches the library's forecaster")
 
         let garden = await Task.detached { await GardenForecastDependency().resolveThermometer().celsius() }.value
-        check(garden == 12, "a subclass (nonisolated, inherited) of another module's container resolves off the main actor")
+        check(
+            garden == 12,
+            "a subclass (nonisolated, inherited) of another module's container resolves off the main actor")
 
         let names = await withDependencies(OnlineAppCoreDependency()) {
             let list = UsersListViewModel()
