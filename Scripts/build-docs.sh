@@ -6,13 +6,13 @@
 #   docc preview .build-docs/DependencyKit.docc --additional-symbol-graph-dir .build-docs/symbol-graphs
 #
 # Each library target carries its own catalog (Sources/<Module>/<Module>.docc), where Xcode, the
-# docc plugin and the Swift Package Index find it. This script merges the three into one archive:
-# DocC places the articles under DependencyKit and gives AppCore and DependencyKitTesting their
+# docc plugin and the Swift Package Index find it. This script merges the four into one archive:
+# DocC places the articles under DependencyKit and gives AppCore, HTTPServiceKit and DependencyKitTesting their
 # own pages in the same archive, so links between them resolve (``AppCore/CoreDependency``).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(DependencyKit DependencyKitTesting AppCore)
+modules=(DependencyKit DependencyKitTesting HTTPServiceKit AppCore)
 out=.build-docs
 graphs=$out/symbol-graphs
 raw=$out/raw-symbol-graphs
@@ -44,12 +44,12 @@ done
 status=0
 python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}" || status=1
 
-# The merged catalog: DependencyKit's, plus the landing pages and articles of the other two
+# The merged catalog: DependencyKit's, plus the landing pages and articles of the other three
 # modules (AppCore's catalog holds the articles about AppCore itself).
 merged=$out/DependencyKit.docc
 rm -rf "$merged"
 cp -R Sources/DependencyKit/DependencyKit.docc "$merged"
-for module in AppCore DependencyKitTesting; do
+for module in AppCore DependencyKitTesting HTTPServiceKit; do
     cp Sources/$module/$module.docc/*.md "$merged/"
     for article in Sources/$module/$module.docc/Articles/*.md; do
         [[ -e $article ]] || continue

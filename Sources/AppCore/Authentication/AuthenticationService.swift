@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// The server's authentication endpoints.
 public protocol AuthenticationService: Sendable {
     /// Creates an account and returns its session.

@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 internal import DependencyKit
 
 /// What the app's screens call to sign up, log in and log out.

@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 public import DependencyKit
 public import Foundation
 

@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// A source of users: the server, or anything a test puts in its place.
 public protocol UsersStore: Sendable {
     /// The user the token belongs to.
