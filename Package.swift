@@ -53,7 +53,7 @@ let package = Package(
         // The code samples of the DocC articles; Scripts/check-snippets.py keeps the articles in sync.
         .testTarget(
             name: "DocumentationSnippets",
-            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
+            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting", "HTTPServiceKit"],
             swiftSettings: swiftSettings
         ),
     ],

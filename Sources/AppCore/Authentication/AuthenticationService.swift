@@ -9,7 +9,7 @@ public protocol AuthenticationService: Sendable {
     func logOut(token: Secret) async throws(AuthenticationError)
 }
 
-/// ``AuthenticationService`` over ``HTTPServiceType``: `POST /auth/signup`, `/auth/login`,
+/// ``AuthenticationService`` over ``HTTPServiceKit/HTTPServiceType``: `POST /auth/signup`, `/auth/login`,
 /// `/auth/logout`.
 public struct AuthenticationNetworkService: AuthenticationService {
     private let httpService: any HTTPServiceType

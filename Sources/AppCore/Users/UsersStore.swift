@@ -21,7 +21,7 @@ public protocol UsersCacheStore: Sendable {
     func clear() async throws(UsersError)
 }
 
-/// ``UsersStore`` over ``HTTPServiceType``: `GET /users/me` and `GET /users`.
+/// ``UsersStore`` over ``HTTPServiceKit/HTTPServiceType``: `GET /users/me` and `GET /users`.
 public struct UsersNetworkStore: UsersStore {
     private let httpService: any HTTPServiceType
 
