@@ -13,6 +13,9 @@ that GitHub renders. This script does, for README.md, CONTRIBUTING.md and Docs/*
    (`RETIRED_NAMES` below, each with what replaced it).
 6. Every test an article names as `Suite/test` (Writing Tests' guard table) is a test of that suite
    in Tests/ or IntegrationTests/.
+7. Each module's landing page (Sources/<Module>/<Module>.docc/<Module>.md) names every public type
+   the module declares, and AppCore's lists every resolve of its container protocol, so the page a
+   reader copies from matches the code.
 
 Usage: Scripts/check-doc-links.py [--self-test]
 
@@ -178,6 +181,30 @@ def check_named_tests(paths, problems):
                     problems.append(f"{shown(path)}:{number}: the test `{suite}/{test}` does not exist in Tests/")
 
 
+PUBLIC_TYPE = re.compile(r"^(?:public (?:final |indirect )?(?:class|struct|enum|protocol|actor)|open class) (\w+)", re.M)
+
+
+def check_landing_pages(problems):
+    for page in sorted(ROOT.glob("Sources/*/*.docc/*.md")):
+        module = page.parent.name.removesuffix(".docc")
+        if page.stem != module:
+            continue
+        text = page.read_text()
+        declared = set()
+        for source in sorted((ROOT / "Sources" / module).rglob("*.swift")):
+            declared.update(PUBLIC_TYPE.findall(source.read_text()))
+        for name in sorted(declared):
+            if not re.search(rf"``(?:\w+/)*{name}\b", text):
+                problems.append(f"{shown(page)}: the public type {name} of {module} is not on its landing page")
+    container = ROOT / "Sources" / "AppCore" / "Container" / "Dependency.swift"
+    if container.exists():
+        protocol = re.search(r"public protocol Dependency\b.*?\n}", container.read_text(), re.S)
+        page = ROOT / "Sources" / "AppCore" / "AppCore.docc" / "AppCore.md"
+        for resolve in re.findall(r"func (resolve\w+)\(", protocol.group(0) if protocol else ""):
+            if f"``Dependency/{resolve}(" not in page.read_text():
+                problems.append(f"{shown(page)}: the graph table does not list ``Dependency/{resolve}()``")
+
+
 def check(files, titles, base=None):
     """The problems in `files`; their links resolve from `base` when given (the self-test's copies)."""
     problems = []
@@ -194,6 +221,7 @@ def check(files, titles, base=None):
         check_retired(path, path.read_text(), problems)
     if base is None:
         check_named_tests(sorted(ROOT.glob("Sources/*/*.docc/**/*.md")) + files, problems)
+        check_landing_pages(problems)
     return problems
 
 
