@@ -35,7 +35,8 @@ private func renderings(of value: Any) -> [String] {
 
     @Test func appCoreErrorsNeverCarrySecretsTheServerEchoed() {
         let echoed = Data(#"{"error":"password \#(password) and token \#(token) rejected"}"#.utf8)
-        let error = HTTPError.status(code: 400, body: HTTPService.errorText(from: echoed, redacting: [password, token]))
+        let error = HTTPError.status(
+            code: 400, body: HTTPService.errorText(from: echoed, redacting: [password, token]))
         for value in [AuthenticationError.http(error), UsersError.http(error)] as [Any] {
             for text in renderings(of: value) {
                 #expect(!text.contains(password))

@@ -1,6 +1,6 @@
-public import HTTPServiceKit
 public import DependencyKit
 public import Foundation
+public import HTTPServiceKit
 
 /// The production container: subclass it and override one resolve to change the graph.
 ///

@@ -1,6 +1,6 @@
-public import HTTPServiceKit
 public import DependencyKit
 public import Foundation
+public import HTTPServiceKit
 
 /// AppCore's container: one resolve method per dependency.
 ///
