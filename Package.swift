@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "DependencyKit", targets: ["DependencyKit"]),
         .library(name: "DependencyKitTesting", targets: ["DependencyKitTesting"]),
+        .library(name: "HTTPServiceKit", targets: ["HTTPServiceKit"]),
         .library(name: "AppCore", targets: ["AppCore"]),
     ],
     traits: [
@@ -30,7 +31,9 @@ let package = Package(
         ),
         .target(name: "DependencyKit", dependencies: ["_DependencyKitShims"], swiftSettings: swiftSettings),
         .target(name: "DependencyKitTesting", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
-        .target(name: "AppCore", dependencies: ["DependencyKit"], swiftSettings: swiftSettings),
+        // JSON over HTTP, with its test doubles: depends on nothing but Foundation, names nothing of AppCore.
+        .target(name: "HTTPServiceKit", swiftSettings: swiftSettings),
+        .target(name: "AppCore", dependencies: ["DependencyKit", "HTTPServiceKit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DependencyKitTests",
             dependencies: ["DependencyKit", "DependencyKitTesting"],
@@ -41,6 +44,7 @@ let package = Package(
             dependencies: ["DependencyKit", "DependencyKitTesting", "AppCore"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "HTTPServiceKitTests", dependencies: ["HTTPServiceKit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AppCoreTests",
             dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
@@ -49,7 +53,7 @@ let package = Package(
         // The code samples of the DocC articles; Scripts/check-snippets.py keeps the articles in sync.
         .testTarget(
             name: "DocumentationSnippets",
-            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
+            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting", "HTTPServiceKit"],
             swiftSettings: swiftSettings
         ),
     ],

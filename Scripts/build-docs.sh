@@ -6,13 +6,13 @@
 #   docc preview .build-docs/DependencyKit.docc --additional-symbol-graph-dir .build-docs/symbol-graphs
 #
 # Each library target carries its own catalog (Sources/<Module>/<Module>.docc), where Xcode, the
-# docc plugin and the Swift Package Index find it. This script merges the three into one archive:
-# DocC places the articles under DependencyKit and gives AppCore and DependencyKitTesting their
+# docc plugin and the Swift Package Index find it. This script merges the four into one archive:
+# DocC places the articles under DependencyKit and gives AppCore, HTTPServiceKit and DependencyKitTesting their
 # own pages in the same archive, so links between them resolve (``AppCore/CoreDependency``).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(DependencyKit DependencyKitTesting AppCore)
+modules=(DependencyKit DependencyKitTesting HTTPServiceKit AppCore)
 out=.build-docs
 graphs=$out/symbol-graphs
 raw=$out/raw-symbol-graphs
@@ -40,16 +40,39 @@ for module in "${modules[@]}"; do
     done
 done
 
+# AppCore re-exports HTTPServiceKit (`@_exported import`), so the compiler writes HTTPServiceKit's
+# symbols into AppCore's graph too; DocC would then place them under AppCore. Keep each symbol in
+# the graph of the module that declares it (its precise identifier starts with that module's name).
+python3 - "$graphs" "${modules[@]}" <<'PY'
+import json, pathlib, sys
+graphs, modules = pathlib.Path(sys.argv[1]), sys.argv[2:]
+for module in modules:
+    path = graphs / f"{module}.symbols.json"
+    graph = json.loads(path.read_text())
+    foreign = tuple(f"s:{len(m)}{m}" for m in modules if m != module)
+    # A member this module adds to another's type carries the module's name after the type's.
+    own_extension = f"{len(module)}{module}E"
+    dropped = {
+        s["identifier"]["precise"]
+        for s in graph["symbols"]
+        if s["identifier"]["precise"].startswith(foreign) and own_extension not in s["identifier"]["precise"]
+    }
+    if dropped:
+        graph["symbols"] = [s for s in graph["symbols"] if s["identifier"]["precise"] not in dropped]
+        graph["relationships"] = [r for r in graph["relationships"] if r["source"] not in dropped]
+        path.write_text(json.dumps(graph))
+PY
+
 # Run both checks even if the first fails, so one run shows every problem.
 status=0
 python3 Scripts/check-doc-coverage.py "$graphs" "${modules[@]}" || status=1
 
-# The merged catalog: DependencyKit's, plus the landing pages and articles of the other two
+# The merged catalog: DependencyKit's, plus the landing pages and articles of the other three
 # modules (AppCore's catalog holds the articles about AppCore itself).
 merged=$out/DependencyKit.docc
 rm -rf "$merged"
 cp -R Sources/DependencyKit/DependencyKit.docc "$merged"
-for module in AppCore DependencyKitTesting; do
+for module in AppCore DependencyKitTesting HTTPServiceKit; do
     cp Sources/$module/$module.docc/*.md "$merged/"
     for article in Sources/$module/$module.docc/Articles/*.md; do
         [[ -e $article ]] || continue

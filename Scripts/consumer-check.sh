@@ -6,7 +6,9 @@
 #    and holds Getting Started's code verbatim (snippet regions). A library change that causes an
 #    isolation error or warning in such a consumer fails here.
 # 2. IntegrationTests/ReadmeCheck/: the README's quick start verbatim, against exactly the products the README
-#    lists (DependencyKit for the app target, DependencyKitTesting for tests), tools 6.1.
+#    lists (DependencyKit for the app target, DependencyKitTesting for tests), in the layout where an
+#    isolation mistake in the docs shows: the container in a core module with the default isolation,
+#    the README's Swift Testing tests and XCTest case in a test target with default MainActor isolation.
 #
 # Warnings are errors in both. Scripts/check-snippets.py checks that the articles and the README
 # show this code.
@@ -19,7 +21,7 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 swift run --skip-build ConsumerCheck
 swift test --skip-build
 
-echo "--- ReadmeCheck (the README quick start, with the README's products only)"
+echo "--- ReadmeCheck (the README quick start, with the README's products only; tests with default MainActor isolation)"
 cd "$root/IntegrationTests/ReadmeCheck"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build

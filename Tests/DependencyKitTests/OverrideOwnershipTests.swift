@@ -201,6 +201,25 @@ let timeInjector = Injector<any TimeDependency> { CoreTime() }
         }
     }
 
+    // Where the rule stops, as Writing Tests states it: the engine cannot see whose instance resolves. An
+    // instance made outside a scope that resolves lazily resolves in the scope in effect when it does.
+
+    @Test func aServiceObtainedBeforeAScopeAndFirstUsedInsideKeepsTheFakeItReadThere() {
+        let container = CoreTime()
+        withDependencies(container) {
+            // The container's own reporter, obtained before the scope; it has not read the clock yet.
+            let reporter = timeInjector.dependencies.resolveLazyReporter()
+            let inside = timeInjector.withOverrides(.override({ $0.resolveClock() }, with: 23)) {
+                reporter.reportedHour
+            }
+            #expect(inside == 23)
+            // After the scope the container still serves that instance, and it says 23 for good.
+            #expect(timeInjector.dependencies.resolveLazyReporter() === reporter)
+            #expect(timeInjector.dependencies.resolveLazyReporter().reportedHour == 23)
+            #expect(container.production.notes.isEmpty)
+        }
+    }
+
     @Test func aServiceThatReadsTheClockInATaskNeverCarriesAFakeOutOfTheScope() async {
         let container = CoreTime()
         await withDependencies(container) {

@@ -53,7 +53,12 @@ struct ProfileScreenModel: HasProfileDependencies {
 
 // snippet: blog-post-test
 final class TestProfileDependency: CoreProfileDependency, @unchecked Sendable {
-    override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
+    static let me = #"{"id":"u1","name":"Ada","email":"ada@example.com"}"#
+
+    // HTTPServiceKit's test double: canned JSON by path.
+    override func resolveHTTPService() -> any HTTPServiceType {
+        fresh { CannedHTTPService(answers: ["/users/me": Self.me]) }
+    }
     override func resolveUsersCache() -> any UsersCacheStore { fresh { InMemoryUsersCache() } }
 }
 
@@ -72,7 +77,7 @@ func profileLoadsTheSignedInUser() async throws {
 
     @Test(.dependencies(OfflineProfileDependency()))
     func anOverrideReachesTheScreenModel() async {
-        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
+        await #expect(throws: UsersError.http(OfflineHTTPService.defaultFailure)) {
             try await ProfileScreenModel().load(token: Secret("token"))
         }
     }

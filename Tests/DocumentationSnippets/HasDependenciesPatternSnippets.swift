@@ -22,7 +22,28 @@ enum WelcomeBanner: HasWeatherDependencies {
 }
 // end-snippet
 
+// snippet: pattern-init
+final class ForecastScreen: HasWeatherDependencies {
+    let reporter: any WeatherReporter
+    let clock: any Clock
+
+    init() {
+        // Not `dependencies.…`: the instance property needs `self`, which is not ready yet.
+        reporter = Self.dependencies.resolveWeatherReporter()  // the `Has…` protocol's static property
+        clock = weatherInjector.dependencies.resolveClock()  // or the injector itself
+    }
+}
+// end-snippet
+
 @Suite struct HasDependenciesPatternTests {
+    @Test(.dependencies(CannedNetworkDependency(), .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 20))))
+    func anInitReadsTheContainerInEffectThroughTheStaticPropertyOrTheInjector() async throws {
+        let screen = ForecastScreen()
+        #expect(screen.clock.hour() == 20)
+        #expect(
+            try await screen.reporter.report(for: "Ada", in: "Lisbon") == "Good evening, Ada! Mild in Lisbon, 21 °C.")
+    }
+
     @Test(.dependencies(CannedNetworkDependency()))
     func aLazyReporterComesFromTheContainerInEffect() async throws {
         var model = MorningReportViewModel()

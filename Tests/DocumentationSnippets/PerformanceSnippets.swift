@@ -25,7 +25,7 @@ struct GraphConsumer: HasDependencies {
     @Test(.dependencies(OfflineDependency()))
     func theBenchmarkedGraphComesFromTheContainerInEffect() async {
         let graph = GraphConsumer().resolveGraph()
-        await #expect(throws: UsersError.http(.connectionFailed("offline"))) {
+        await #expect(throws: UsersError.http(OfflineHTTPService.defaultFailure)) {
             try await graph.usersWorker.fetchAll(token: Secret("t"))
         }
     }

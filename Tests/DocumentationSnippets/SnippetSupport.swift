@@ -39,63 +39,6 @@ final class OfflineDependency: CoreDependency, @unchecked Sendable {
     }
 }
 
-/// An HTTP service with no network: every request fails as if the connection were refused.
-struct OfflineHTTPService: HTTPServiceType {
-    func get<Response: Decodable & Sendable>(_ path: String, token: Secret?) async throws(HTTPError) -> Response {
-        throw .connectionFailed("offline")
-    }
-
-    func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
-        _ path: String,
-        body: Body,
-        token: Secret?
-    ) async throws(HTTPError) -> Response {
-        throw .connectionFailed("offline")
-    }
-
-    func send<Body: Encodable & Sendable>(_ path: String, body: Body, token: Secret?) async throws(HTTPError) {
-        throw .connectionFailed("offline")
-    }
-}
-
-/// An HTTP service that answers from canned JSON and remembers the paths it was asked for.
-actor CannedHTTPService: HTTPServiceType {
-    static let ada = User(id: "u1", name: "Ada", email: "ada@example.com")
-    private static let adaJSON = #"{"id":"u1","name":"Ada","email":"ada@example.com"}"#
-    private static let responses: [String: String] = [
-        "/auth/login": #"{"token":"t1","user":\#(adaJSON)}"#,
-        "/auth/signup": #"{"token":"t2","user":\#(adaJSON)}"#,
-        "/users/me": adaJSON,
-        "/users": "[\(adaJSON)]",
-    ]
-
-    private(set) var paths: [String] = []
-
-    func get<Response: Decodable & Sendable>(_ path: String, token: Secret?) async throws(HTTPError) -> Response {
-        try answer(path)
-    }
-
-    func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
-        _ path: String,
-        body: Body,
-        token: Secret?
-    ) async throws(HTTPError) -> Response {
-        try answer(path)
-    }
-
-    func send<Body: Encodable & Sendable>(_ path: String, body: Body, token: Secret?) async throws(HTTPError) {
-        paths.append(path)
-    }
-
-    private func answer<Response: Decodable>(_ path: String) throws(HTTPError) -> Response {
-        paths.append(path)
-        guard let json = Self.responses[path] else { throw .status(code: 404, body: "no canned answer") }
-        do { return try JSONDecoder().decode(Response.self, from: Data(json.utf8)) } catch {
-            throw .malformedResponse("canned answer for \(path)")
-        }
-    }
-}
-
 /// A users cache that lives in memory, so samples never touch the file system.
 actor InMemoryUsersCache: UsersCacheStore {
     private var current: User?

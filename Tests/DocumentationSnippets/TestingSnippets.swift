@@ -178,6 +178,24 @@ class PooledWeatherDependency: CoreWeatherDependency, @unchecked Sendable {
     }
 }
 
+// snippet: testing-assert-guard
+/// Forgets the clock on purpose: the test checks that the guard tells.
+final class ClocklessDependency: CoreWeatherDependency, @unchecked Sendable {
+    override func resolveNetworkClient() -> any NetworkClient { fresh { CannedNetworkClient() } }
+}
+
+@Test(.dependencies(ClocklessDependency()))
+func theGuardNamesTheForgottenClock() {
+    var served: (any Clock)?
+    withKnownIssue {
+        served = weatherInjector.dependencies.resolveClock()
+    } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains(".override({ $0.resolveClock() }, with: …)") }
+    }
+    #expect(served is SystemClock)  // the live code ran once; the guard reported it
+}
+// end-snippet
+
 /// Every message of the test guard, in the words WritingTests.md quotes.
 @Suite struct TestGuardMessageTests {
     final class TestDependency: CoreWeatherDependency, @unchecked Sendable {

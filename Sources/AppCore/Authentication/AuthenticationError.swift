@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// Why signing up, logging in or logging out failed.
 public enum AuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The email or password is wrong (HTTP 401 on log-in).

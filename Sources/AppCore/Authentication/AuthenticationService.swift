@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// The server's authentication endpoints.
 public protocol AuthenticationService: Sendable {
     /// Creates an account and returns its session.
@@ -8,7 +9,7 @@ public protocol AuthenticationService: Sendable {
     func logOut(token: Secret) async throws(AuthenticationError)
 }
 
-/// ``AuthenticationService`` over ``HTTPServiceType``: `POST /auth/signup`, `/auth/login`,
+/// ``AuthenticationService`` over ``HTTPServiceKit/HTTPServiceType``: `POST /auth/signup`, `/auth/login`,
 /// `/auth/logout`.
 public struct AuthenticationNetworkService: AuthenticationService {
     private let httpService: any HTTPServiceType

@@ -1,4 +1,5 @@
 internal import DependencyKit
+public import HTTPServiceKit
 
 /// What the app's screens call to sign up, log in and log out.
 public protocol AuthenticationWorkerType: Sendable {

@@ -1,5 +1,6 @@
 public import DependencyKit
 public import Foundation
+public import HTTPServiceKit
 
 /// The production container: subclass it and override one resolve to change the graph.
 ///
@@ -24,10 +25,9 @@ public import Foundation
 ///
 /// Swift asks every subclass of a class that is `@unchecked Sendable` to say so again, which is
 /// your promise that the subclass adds no unsynchronised mutable state (store only `let`s; use a
-/// shared instance for anything stateful). In a module whose default isolation is `MainActor`,
-/// also mark the subclass `nonisolated` so its overrides stay callable from any thread:
-/// `nonisolated final class AppDependency: CoreDependency, @unchecked Sendable`. `CoreDependency`
-/// itself is sound: it stores nothing, and its base class keeps its state behind locks and atomics.
+/// shared instance for anything stateful). A subclass needs no `nonisolated`, even in a module whose
+/// default isolation is `MainActor`: it inherits it from `DependencyContainer`, so its overrides
+/// stay callable from any thread. `CoreDependency` itself is sound: it stores nothing, and its base class keeps its state behind locks and atomics.
 open class CoreDependency: DependencyContainer, Dependency, @unchecked Sendable {
     /// ``Dependency/makeHTTPConfiguration()``, fresh on each call.
     open func resolveHTTPConfiguration() -> HTTPConfiguration { fresh { makeHTTPConfiguration() } }

@@ -1,5 +1,6 @@
 public import DependencyKit
 public import Foundation
+public import HTTPServiceKit
 
 /// AppCore's container: one resolve method per dependency.
 ///
@@ -63,10 +64,10 @@ public protocol Dependency: DependencyContainer {
 // override of any resolve reaches everything built on it. The builders are public so that an
 // override can decorate the default: `fresh { LoggingCache(makeUsersCache()) }`.
 extension Dependency {
-    /// The default configuration: ``HTTPConfiguration/default``.
+    /// The default configuration: ``HTTPServiceKit/HTTPConfiguration/default``.
     public func makeHTTPConfiguration() -> HTTPConfiguration { .default }
 
-    /// An ``HTTPService`` with ``resolveHTTPConfiguration()``.
+    /// An ``HTTPServiceKit/HTTPService`` with ``resolveHTTPConfiguration()``.
     public func makeHTTPService() -> any HTTPServiceType {
         HTTPService(configuration: resolveHTTPConfiguration())
     }

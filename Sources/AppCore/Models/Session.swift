@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// What the server returns after signing up or logging in: a bearer token and its user.
 public struct Session: Codable, Sendable, Hashable, CustomStringConvertible {
     /// The bearer token to send with authenticated requests.

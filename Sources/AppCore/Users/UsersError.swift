@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// Why fetching or caching users failed.
 public enum UsersError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The token is missing, expired or revoked (HTTP 401).

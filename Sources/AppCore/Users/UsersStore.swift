@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// A source of users: the server, or anything a test puts in its place.
 public protocol UsersStore: Sendable {
     /// The user the token belongs to.
@@ -20,7 +21,7 @@ public protocol UsersCacheStore: Sendable {
     func clear() async throws(UsersError)
 }
 
-/// ``UsersStore`` over ``HTTPServiceType``: `GET /users/me` and `GET /users`.
+/// ``UsersStore`` over ``HTTPServiceKit/HTTPServiceType``: `GET /users/me` and `GET /users`.
 public struct UsersNetworkStore: UsersStore {
     private let httpService: any HTTPServiceType
 

@@ -1,3 +1,4 @@
+public import HTTPServiceKit
 /// What the app's screens call to get users: network first, cache as the fallback copy.
 public protocol UsersWorkerType: Sendable {
     /// Fetches the current user from the network and caches it.

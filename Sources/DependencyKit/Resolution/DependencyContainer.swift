@@ -34,7 +34,15 @@
 /// nothing mutable of its own outside a lock. Subclasses keep that promise by storing only
 /// `let` properties of `Sendable` types (configuration values, other containers) — a resolve
 /// method that needs state should use a shared instance instead of a stored `var`.
-open class DependencyContainer: @unchecked Sendable {
+///
+/// ## Isolation
+///
+/// This class is `nonisolated`, and every subclass inherits that, in any module: a container
+/// class, and every test double that subclasses it, needs no `nonisolated` of its own, even in
+/// a module whose default isolation is `MainActor`. Without it, a subclass declared in such a
+/// module would be main-actor isolated and each of its `override func`s would be rejected for
+/// its isolation. See the Concurrency and Actors article for what else a main-actor module marks.
+nonisolated open class DependencyContainer: @unchecked Sendable {
     /// The shared instances of this container (see `shared(_:fileID:line:column:_:)`).
     ///
     /// Nothing reads it unless a resolve asks for a shared instance, so fresh resolves never

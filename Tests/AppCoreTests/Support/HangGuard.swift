@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import AppCore
+@testable import HTTPServiceKit
 
 /// Runs `body` in a task of its own and waits for it at most `limit`.
 ///

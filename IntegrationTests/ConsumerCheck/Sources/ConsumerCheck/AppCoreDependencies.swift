@@ -9,7 +9,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 /// because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated final class OnlineAppCoreDependency: CoreDependency, @unchecked Sendable {
+final class OnlineAppCoreDependency: CoreDependency, @unchecked Sendable {
     let cache = InMemoryUsersCache()
 
     override func resolveHTTPService() -> any HTTPServiceType { fresh { CannedHTTPService() } }
@@ -23,7 +23,7 @@ nonisolated final class OnlineAppCoreDependency: CoreDependency, @unchecked Send
 ///
 /// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 /// because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated final class CacheDirectoryDependency: CoreDependency, @unchecked Sendable {
+final class CacheDirectoryDependency: CoreDependency, @unchecked Sendable {
     override func resolveUsersCacheDirectory() -> URL {
         live { FileManager.default.temporaryDirectory.appendingPathComponent("MyApp", isDirectory: true) }
     }

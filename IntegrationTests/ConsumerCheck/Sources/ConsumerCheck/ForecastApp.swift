@@ -11,7 +11,7 @@ struct BalconyThermometer: Thermometer {
 
 // `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 // because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated final class AppForecastDependency: CoreForecastDependency, @unchecked Sendable {
+final class AppForecastDependency: CoreForecastDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { live { BalconyThermometer() } }
 }
 

@@ -16,7 +16,7 @@ nonisolated protocol ForecastScreenDependencies: ForecastDependency {
 // snippet: concurrency-app-subclass
 // `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 // because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated class ForecastScreenDependency: CoreForecastDependency, ForecastScreenDependencies, @unchecked Sendable {
+class ForecastScreenDependency: CoreForecastDependency, ForecastScreenDependencies, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer {
         live { BalconyThermometer() }
     }
@@ -52,7 +52,7 @@ nonisolated extension ForecastScreenDependency {
 ///
 /// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 /// because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated final class FrostScreenDependency: ForecastScreenDependency, @unchecked Sendable {
+final class FrostScreenDependency: ForecastScreenDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { fresh { FixedThermometer(reading: -3) } }
 }
 
@@ -60,7 +60,7 @@ nonisolated final class FrostScreenDependency: ForecastScreenDependency, @unchec
 ///
 /// `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 /// because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated final class MildScreenDependency: ForecastScreenDependency, @unchecked Sendable {
+final class MildScreenDependency: ForecastScreenDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { fresh { FixedThermometer(reading: 18) } }
 }
 

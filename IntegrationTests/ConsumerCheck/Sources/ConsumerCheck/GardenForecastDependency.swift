@@ -13,7 +13,7 @@ nonisolated struct GardenThermometer: Thermometer {
 // snippet: concurrency-minimal-subclass
 // `@unchecked Sendable`: Swift makes every subclass of a container restate it. It is sound
 // because this class stores only `let`s of Sendable values (state lives in shared instances).
-nonisolated final class GardenForecastDependency: CoreForecastDependency, @unchecked Sendable {
+final class GardenForecastDependency: CoreForecastDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer {
         live { GardenThermometer() }
     }

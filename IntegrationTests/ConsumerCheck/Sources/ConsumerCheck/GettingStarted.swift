@@ -40,7 +40,7 @@ nonisolated protocol GreetingDependency: DependencyContainer {
 
 // `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
 // (state lives in shared instances or behind a lock).
-nonisolated class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
+class CoreGreetingDependency: DependencyContainer, GreetingDependency, @unchecked Sendable {
     func resolveClock() -> any Clock { live { SystemClock() } }
     func resolveGreeter() -> any Greeter { fresh { TimeOfDayGreeter(clock: resolveClock()) } }
 }

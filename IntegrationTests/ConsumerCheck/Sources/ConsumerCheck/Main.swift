@@ -50,10 +50,13 @@ enum Main {
             await model.load()
             return model.summary
         }
-        check(mild == "Mild", "an override in a final nonisolated subclass reaches the library's forecaster")
+        check(
+            mild == "Mild", "an override in a final subclass (nonisolated, inherited) reaches the library's forecaster")
 
         let garden = await Task.detached { await GardenForecastDependency().resolveThermometer().celsius() }.value
-        check(garden == 12, "a nonisolated subclass of another module's container resolves off the main actor")
+        check(
+            garden == 12,
+            "a subclass (nonisolated, inherited) of another module's container resolves off the main actor")
 
         let names = await withDependencies(OnlineAppCoreDependency()) {
             let list = UsersListViewModel()
@@ -65,7 +68,7 @@ enum Main {
         let directory = await Task.detached { CacheDirectoryDependency().resolveUsersCacheDirectory() }.value
         check(
             directory.lastPathComponent == "MyApp",
-            "a nonisolated final subclass of AppCore's resolves off the main actor")
+            "a final subclass (nonisolated, inherited) of AppCore's resolves off the main actor")
 
         let theme = await settingsInjector.dependencies.resolveSettingsViewModel().theme
         check(theme == Theme(name: "Light"), "a @MainActor async resolve of a container declared with the engine")

@@ -50,7 +50,7 @@ nonisolated extension SettingsDependency where Self: PartialContainer {
 
 // `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
 // (state lives in shared instances or behind a lock).
-nonisolated final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
+final class CoreSettingsDependency: DependencyContainer, SettingsDependency, @unchecked Sendable {
     func resolveThemeStore() -> any ThemeStore { live { BundledThemeStore() } }
     func resolveTheme() async -> Theme { await fresh { await makeTheme() } }
     @MainActor func resolveSettingsViewModel() async -> SettingsViewModel {
@@ -68,7 +68,7 @@ nonisolated struct DarkThemeStore: ThemeStore {
 
 // `@unchecked Sendable`: sound because this class stores only `let`s of Sendable values
 // (state lives in shared instances or behind a lock).
-nonisolated final class DarkThemeDependency: DependencyContainer, SettingsDependency, PartialContainer,
+final class DarkThemeDependency: DependencyContainer, SettingsDependency, PartialContainer,
     @unchecked Sendable
 {
     func resolveThemeStore() -> any ThemeStore { fresh { DarkThemeStore() } }

@@ -10,7 +10,7 @@ struct FrostThermometer: Thermometer {
     func celsius() async -> Double { -3 }
 }
 
-nonisolated final class FrostForecastDependency: CoreForecastDependency, @unchecked Sendable {
+final class FrostForecastDependency: CoreForecastDependency, @unchecked Sendable {
     override func resolveThermometer() -> any Thermometer { fresh { FrostThermometer() } }
 }
 

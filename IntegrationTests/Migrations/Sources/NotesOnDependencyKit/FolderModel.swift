@@ -4,7 +4,7 @@ import NotesDomain
 
 // snippet: dk-notes-model
 final class FolderModel: HasNotesDependencies {
-    @Inject(notesInjector, { $0.resolveNotesClient() }) var notesClient
+    let notesClient = notesInjector.dependencies.resolveNotesClient()
     let path = notesInjector.dependencies.resolvePath()
     private let scope = DependencyContainer.Context.capture()
 
@@ -13,7 +13,8 @@ final class FolderModel: HasNotesDependencies {
     }
 
     func add(_ title: String) async throws -> Note {
-        let note = Note(id: dependencies.resolveUUID(), title: title, folder: path, created: dependencies.resolveNow())
+        let (id, now) = scope.run { (dependencies.resolveUUID(), dependencies.resolveNow()) }
+        let note = Note(id: id, title: title, folder: path, created: now)
         try await notesClient.save(note)
         return note
     }

@@ -63,6 +63,21 @@ enum NotesVersion: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// `@Dependency` keeps the values in effect when the model is made; the port keeps them too, so a
+    /// folder used after the scope that made it ended still saves to the test's store, with its date and ID.
+    @Test(arguments: NotesVersion.allCases)
+    func aFolderKeepsTheValuesOfTheScopeItWasMadeIn(version: NotesVersion) async throws {
+        let store = NoteStore()
+        var kept: (any NotesFolder)?
+        try await version.program.withTestFolder(store: store) { kept = $0 }
+        let root = try #require(kept)
+        let note = try await root.add("After the scope")
+        #expect(note == Note(id: Self.fixedID, title: "After the scope", folder: [], created: Self.fixedDate))
+        #expect(try await root.load() == [note])
+        #expect(try await root.open("work").load().isEmpty)
+        #expect(await store.notes(in: []).map(\.title) == ["After the scope"])
+    }
+
     @Test(arguments: NotesVersion.allCases)
     func aPreviewShowsTheSampleNotes(version: NotesVersion) async throws {
         try await version.program.withPreviewFolder { root async throws in

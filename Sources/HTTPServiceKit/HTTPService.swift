@@ -5,7 +5,7 @@
     internal import Foundation
 #endif
 
-/// The one type in AppCore that touches the network: JSON over `URLSession`.
+/// JSON over `URLSession`: the one type in this module that touches the network.
 ///
 /// - Resolves paths against ``HTTPConfiguration/baseURL`` and sends the bearer token only to
 ///   that URL's origin (scheme, host and port) — never to an absolute URL elsewhere, and never
@@ -26,7 +26,7 @@
 ///   ``HTTPError/responseTooLarge(limit:)`` at a 1 MiB limit only after about 18 s, most of it
 ///   CPU. A Linux app that talks to servers it does not trust should resolve a transport that
 ///   inflates under the limit instead, such as the repository's `Examples` package's
-///   `AsyncHTTPService` (AsyncHTTPClient), by overriding ``Dependency/resolveHTTPService()``.
+///   `AsyncHTTPService` (AsyncHTTPClient), another ``HTTPServiceType``.
 /// - Refuses a timeout outside ``HTTPConfiguration/timeoutRange`` with
 ///   ``HTTPError/invalidConfiguration(_:)`` before anything is sent.
 /// - Ends every call exactly once, whatever the transport reports: when the task making the call
@@ -40,7 +40,7 @@
 ///
 /// ```swift
 /// let service = HTTPService(configuration: HTTPConfiguration(baseURL: url))
-/// let me: User = try await service.get("/users/me", token: session.token)
+/// let profile: Profile = try await service.get("/profile", token: Secret(bearerToken))
 /// ```
 public struct HTTPService: HTTPServiceType {
     /// The configuration in use.

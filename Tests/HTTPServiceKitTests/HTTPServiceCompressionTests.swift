@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AppCore
+@testable import HTTPServiceKit
 
 /// A compressed body is held to the limit by its decoded size, and decoding it never costs more
 /// memory than a small multiple of the limit, against a real gzip bomb on loopback. The bound

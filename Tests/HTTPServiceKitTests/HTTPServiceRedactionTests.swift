@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AppCore
+@testable import HTTPServiceKit
 
 /// Secrets are redacted in every form the client put them on the wire, before any cut.
 @Suite struct HTTPServiceRedactionTests {

@@ -42,7 +42,7 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
 extension Secret {
     /// Gathers the secrets encoded into one request body, so their echoes can be redacted.
     final class Collector: Sendable {
-        static let key = CodingUserInfoKey(rawValue: "AppCore.Secret.Collector")!
+        static let key = CodingUserInfoKey(rawValue: "HTTPServiceKit.Secret.Collector")!
 
         private let recorded = Lock<[String]>([])
 

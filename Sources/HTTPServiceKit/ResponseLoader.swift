@@ -82,7 +82,7 @@ final class ResponseLoader: NSObject, URLSessionDataDelegate, Sendable {
             configuration.httpCookieStorage = nil
             configuration.urlCache = nil
             let queue = DelegateQueue()
-            queue.name = "AppCore.ResponseLoader"
+            queue.name = "HTTPServiceKit.ResponseLoader"
             queue.maxConcurrentOperationCount = 1
             let created = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
             session = created

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AppCore
+@testable import HTTPServiceKit
 
 /// The helpers that start threads stop them on every path: when the test's body returns, throws,
 /// or leaves a connection open.

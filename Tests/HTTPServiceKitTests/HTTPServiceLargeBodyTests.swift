@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AppCore
+@testable import HTTPServiceKit
 
 /// A large body within the limit arrives whole. Before the fix each chunk copied the whole body
 /// (quadratic: many seconds for 32 MiB); the test asserts only the result, never the time. The

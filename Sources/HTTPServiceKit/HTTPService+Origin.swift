@@ -3,7 +3,7 @@ public import Foundation
 /// Scheme, host and port: what decides whether a request may carry a bearer token, and whether plain
 /// `http` is allowed to it.
 ///
-/// Every HTTP transport of the app asks the same two questions with this one type: AppCore's
+/// Every HTTP transport of the app asks the same two questions with this one type:
 /// ``HTTPService`` and any other transport behind ``HTTPServiceType`` (the example app's
 /// async-http-client one), so they cannot drift apart.
 public struct HTTPOrigin: Hashable, Sendable {

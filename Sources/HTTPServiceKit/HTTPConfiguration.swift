@@ -56,6 +56,6 @@ public struct HTTPConfiguration: Sendable, Hashable {
         if let invalidReason { throw .invalidConfiguration(invalidReason) }
     }
 
-    /// The configuration ``CoreDependency`` uses unless overridden: a server on this machine.
+    /// A server on this machine: `http://127.0.0.1:8080`.
     public static let `default` = HTTPConfiguration(baseURL: URL(string: "http://127.0.0.1:8080")!)
 }
