@@ -9,6 +9,12 @@ import Testing
 protocol RequestNotesDependencyProtocol: DependencyContainer {
     func resolveUser() -> String
     func resolveStore() -> RequestNoteStore
+    func resolveGreeting() -> RequestGreeting
+}
+
+final class RequestGreeting: Sendable {
+    let user: String
+    init(user: String) { self.user = user }
 }
 
 final class RequestNoteStore: Sendable {
@@ -21,6 +27,7 @@ final class RequestNotesDependency: DependencyContainer, RequestNotesDependencyP
     init(user: String) { self.user = user }
     func resolveUser() -> String { fresh { user } }
     func resolveStore() -> RequestNoteStore { shared { RequestNoteStore() } }
+    func resolveGreeting() -> RequestGreeting { appShared { RequestGreeting(user: resolveUser()) } }
 }
 
 let requestNotesInjector = Injector<any RequestNotesDependencyProtocol> { RequestNotesDependency(user: "launch") }
@@ -57,5 +64,21 @@ let requestNotesInjector = Injector<any RequestNotesDependencyProtocol> { Reques
         requestNotesInjector.dependencies.resolveStore().notes.withLock { $0.append("\(index)") }
         #expect(requestNotesInjector.dependencies.resolveUser() == "overridden")
         #expect(!ScopeRebuilds.written.withLock { $0 }.contains { $0.contains("RequestNotesDependency") })
+    }
+
+    /// Writing Tests, "It cascades": an `appShared {}` instance is built with the trait's overrides masked;
+    /// overriding its resolve itself is how a test fakes it.
+    @Test(.dependencies(RequestNotesDependency(user: "t"), .override({ $0.resolveUser() }, with: "overridden")))
+    func aTraitsOverrideDoesNotCascadeIntoAnAppSharedInstance() {
+        #expect(requestNotesInjector.dependencies.resolveGreeting().user == "t")
+        #expect(requestNotesInjector.dependencies.resolveUser() == "overridden")
+    }
+
+    @Test(
+        .dependencies(
+            RequestNotesDependency(user: "t"), .override({ $0.resolveGreeting() }, with: RequestGreeting(user: "fake")))
+    )
+    func anOverrideOfTheAppSharedResolveItselfFakesIt() {
+        #expect(requestNotesInjector.dependencies.resolveGreeting().user == "fake")
     }
 }
