@@ -54,13 +54,7 @@ package enum TestGuard {
         var handlers: Handlers?
         /// The test contexts alive, oldest first, held weakly.
         var contexts: [WeakContext] = []
-        /// Per injector type, how many live guarded tests it serves, as of ``contextsChanged``'s count.
-        var served: [ObjectIdentifier: (generation: Int, count: Int)] = [:]
     }
-
-    /// Counts every guarded test begun or ended, so that what an injector serves is worked out again
-    /// only when the tests alive change (not on every install of a loop that installs).
-    static let contextsChanged = AtomicWord(0)
 
     struct WeakContext {
         weak var context: GuardedTest?
@@ -72,7 +66,6 @@ package enum TestGuard {
             state.contexts.removeAll { $0.context == nil }
             state.contexts.append(WeakContext(context: context))
         }
-        contextsChanged.add(1)
     }
 
     /// The finding for work outside a test that read `dependencies(as:)` while the global container is not
@@ -122,11 +115,11 @@ package enum TestGuard {
         }
     }
 
-    /// Whether the object with this identity is a container installed as a global in an injector.
-    /// Installed containers are kept as long as their injector, so a freed global's identity, reused by
-    /// a new object, is never taken for a global.
-    package static func isGlobal(_ id: ObjectIdentifier) -> Bool {
-        InstalledContainers.contains(id)
+    /// Whether `resolution` was served by a container an injector installed as a global. Asked of the
+    /// container itself while it resolved (the injector marks what it installs), so a freed global's
+    /// identity, reused by a new object, is never taken for a global.
+    package static func isGlobal(_ resolution: Resolution) -> Bool {
+        resolution.servedByAnInstalledGlobal
     }
 
     fileprivate static func handOver(_ finding: Finding) {
@@ -141,19 +134,9 @@ package enum TestGuard {
     package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
-        let injector = ObjectIdentifier(injectorType)
-        let generation = contextsChanged.loadRelaxed()
-        let known = state.withLock { state in
-            state.served[injector].flatMap { $0.generation == generation ? $0.count : nil }
-        }
-        let liveTestScopes =
-            known
-            ?? {
-                let live = state.withLock { $0.contexts.compactMap(\.context) }
-                let count = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
-                state.withLock { $0.served[injector] = (generation, count) }
-                return count
-            }()
+        // Counted outside the lock: the last reference to a context may be this copy's.
+        let live = state.withLock { $0.contexts.compactMap(\.context) }
+        let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
         guard liveTestScopes > 0 else { return }
         let type = Swift.type(of: container)
         let key = "install \(injectorType) \(type)"
@@ -183,7 +166,7 @@ package enum TestGuard {
             }
             return
         }
-        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id) else {
+        guard let containerType = resolution.containerType, isGlobal(resolution) else {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
@@ -239,7 +222,7 @@ package enum TestGuard {
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
         let installed = context.containerType.map { "\($0)" } ?? "a container"
         let effect: String
-        let servedByTheGlobal = resolution.containerID.map(isGlobal) ?? false
+        let servedByTheGlobal = isGlobal(resolution)
         if let id = resolution.containerID, id == context.containerID {
             effect = "the container this test installed"
         } else if servedByTheGlobal {
@@ -486,7 +469,6 @@ package final class GuardedTest: ResolutionInterceptor {
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
         testScopes?.add(-1)
-        TestGuard.contextsChanged.add(1)
     }
 
     /// Records the finding `key` in this test, unless it was recorded already.

@@ -1,0 +1,51 @@
+// `public import`: a read of an injector's global container is inlined into client modules, and
+// protects the box it reads through these functions.
+public import _DependencyKitShims
+
+/// The calling thread's hazard slot: how a reader keeps the box it borrows from being freed while it
+/// reads it (the C side is in `_DependencyKitShims.h`, "Hazard slots").
+///
+/// A reader announces a box with ``protect(_:)``, reads it, and ends with ``clear()``; a writer
+/// that replaced a box frees it only when ``isProtected(_:)`` says no thread announces it. One slot
+/// per thread, so a thread protects one box at a time: nothing between ``protect(_:)`` and
+/// ``clear()`` may read an injector. Why no reader touches freed memory: ``Injector/global``.
+@usableFromInline
+package struct HazardSlot {
+    @usableFromInline
+    let slot: UnsafeMutablePointer<dk_hazard_slot>
+
+    /// The calling thread's slot, claimed on its first read.
+    @inlinable
+    @inline(__always)
+    package init() { slot = dk_hazard_slot_get() }
+
+    /// Announces the value `word` holds and returns it, once `word` is seen to hold it after the
+    /// announcement; what it points at is not freed before ``clear()``.
+    @inlinable
+    @inline(__always)
+    package func protect(_ word: AtomicWord) -> Int { dk_hazard_protect(slot, word.word) }
+
+    /// Ends the protection ``protect(_:)`` began.
+    @inlinable
+    @inline(__always)
+    package func clear() { dk_hazard_clear(slot) }
+
+    /// Whether some thread's slot announces `address`; a writer asks after replacing it.
+    package static func isProtected(_ address: Int) -> Bool { dk_hazard_is_protected(address) }
+
+    /// How many slots exist: the most threads alive at once that had read (a thread that exits gives
+    /// its slot back for the next).
+    package static var count: Int { dk_hazard_slot_count() }
+}
+
+extension AtomicWord {
+    /// Replaces the word's value, sequentially consistent, and returns the previous one.
+    package func exchange(_ value: Int) -> Int { dk_atomic_exchange_seq_cst(word, value) }
+
+    /// Loads the word after this one (the first spare word) with relaxed ordering.
+    @inlinable
+    package func loadSpareRelaxed() -> Int { dk_atomic_load_relaxed(word + 1) }
+
+    /// Stores `value` in the word after this one (the first spare word) with release ordering.
+    package func storeSpareRelease(_ value: Int) { dk_atomic_store_release(word + 1, value) }
+}
