@@ -31,7 +31,8 @@ internal import _DependencyKitShims
 /// Installing a container replaces the previous one, which is freed — with the shared instances it
 /// created — as soon as no thread is reading it: at once, unless another thread is in the middle
 /// of a read of it, and then at the next install or the next read on any thread. Its `deinit`s,
-/// and those of its instances, run on the thread that frees it, outside every lock. Reading
+/// and those of its instances, run on the thread that frees it, outside every lock. (The injector
+/// lets go of its own reference only: a container your code still holds lives on.) Reading
 /// ``dependencies`` still takes no lock and counts no reference on the shared box: a reader
 /// announces the box it reads in a slot of its own thread (a hazard pointer), and an install frees
 /// a replaced box only once no slot announces it.
@@ -221,13 +222,16 @@ public final class Injector<Container: Sendable>: Sendable {
     @inlinable
     package var global: Container {
         @inline(__always) get {
+            // The word's address in a local: the fence of the announcement would make the compiler load
+            // it again from `self` for the check of retired boxes.
+            let word = installedBox.word
             let slot = HazardSlot()
-            let raw = slot.protect(installedBox)
+            let raw = slot.protect(word)
             if _fastPath(raw != 0) {
                 let container = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
                     ._withUnsafeGuaranteedRef { $0.container }
                 slot.clear()
-                if _slowPath(installedBox.loadSpareRelaxed() != 0) { releaseRetired() }
+                if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
                 return container
             }
             // The slot announces 0: nothing to clear.
@@ -387,8 +391,9 @@ extension Injector {
                 }
             }
             // Protected as in `global`, which says why no reader touches a freed box.
+            let word = installedBox.word
             let slot = HazardSlot()
-            let raw = slot.protect(installedBox)
+            let raw = slot.protect(word)
             guard _fastPath(raw != 0) else { return nil }
             let found = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
                 ._withUnsafeGuaranteedRef { box -> Refined? in
@@ -399,7 +404,7 @@ extension Injector {
                         }
                 }
             slot.clear()
-            if _slowPath(installedBox.loadSpareRelaxed() != 0) { releaseRetired() }
+            if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
             return found
         #endif
     }

@@ -23,7 +23,7 @@ package struct HazardSlot {
     /// announcement; what it points at is not freed before ``clear()``.
     @inlinable
     @inline(__always)
-    package func protect(_ word: AtomicWord) -> Int { dk_hazard_protect(slot, word.word) }
+    package func protect(_ word: UnsafeMutablePointer<Int>) -> Int { dk_hazard_protect(slot, word) }
 
     /// Ends the protection ``protect(_:)`` began.
     @inlinable
@@ -42,9 +42,11 @@ extension AtomicWord {
     /// Replaces the word's value, sequentially consistent, and returns the previous one.
     package func exchange(_ value: Int) -> Int { dk_atomic_exchange_seq_cst(word, value) }
 
-    /// Loads the word after this one (the first spare word) with relaxed ordering.
+    /// Loads the word after `word` (an atomic word's first spare word) with relaxed ordering.
     @inlinable
-    package func loadSpareRelaxed() -> Int { dk_atomic_load_relaxed(word + 1) }
+    package static func loadSpareRelaxed(after word: UnsafeMutablePointer<Int>) -> Int {
+        dk_atomic_load_relaxed(word + 1)
+    }
 
     /// Stores `value` in the word after this one (the first spare word) with release ordering.
     package func storeSpareRelease(_ value: Int) { dk_atomic_store_release(word + 1, value) }
