@@ -24,7 +24,7 @@ static void dk_hazard_slot_give_back(void *_Nullable slot) {
     dk_hazard_slot *given = (dk_hazard_slot *)slot;
     // A later thread-exit handler that reads an injector claims a slot again.
     if (dk_thread_hazard_slot == given) dk_thread_hazard_slot = 0;
-    atomic_store_explicit((_Atomic(intptr_t) *)&given->box, 0, memory_order_release);
+    atomic_store_explicit((_Atomic(intptr_t) *)&given->word, 0, memory_order_release);
     atomic_store_explicit((_Atomic(intptr_t) *)&given->owned, 0, memory_order_release);
 }
 
@@ -102,12 +102,13 @@ dk_hazard_slot *_Nonnull dk_hazard_slot_claim(void) {
     return slot;
 }
 
-_Bool dk_hazard_is_protected(intptr_t box) {
-    // Sequentially consistent: the caller exchanged the injector's word before it scans, so a reader
-    // whose announcement came before that exchange is seen here (see Injector.swift, `global`).
+_Bool dk_hazard_is_announced(const intptr_t *_Nonnull word) {
+    // Sequentially consistent: the caller exchanged `word` before it scans, so a reader whose
+    // announcement came before that exchange is seen here (see Injector.swift, `global`).
     dk_hazard_slot *slot = atomic_load_explicit(&dk_hazard_slots, memory_order_seq_cst);
     for (; slot != 0; slot = slot->next) {
-        if (atomic_load_explicit((_Atomic(intptr_t) *)&slot->box, memory_order_seq_cst) == box) return 1;
+        if (atomic_load_explicit((_Atomic(intptr_t) *)&slot->word, memory_order_seq_cst) == (intptr_t)word)
+            return 1;
     }
     return 0;
 }

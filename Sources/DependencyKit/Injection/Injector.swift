@@ -20,8 +20,8 @@ internal import _DependencyKitShims
 ///
 /// Reading ``dependencies`` takes no lock. It makes one relaxed atomic load of the number of live
 /// scopes — when no scope is live, it skips the task-local lookup entirely — then announces the
-/// installed box in its thread's hazard slot (an exchange on a word no other thread writes), checks
-/// the box is still installed, retains the container, and clears the slot. Readers write no shared
+/// read in its thread's hazard slot (an exchange on a word no other thread writes), loads the
+/// installed box, retains the container, and clears the slot. Readers write no shared
 /// word, so they never contend with each other. While a scope is live, a read inside a synchronous
 /// scope finds it through a per-thread slot, and any other read through the task-local (see
 /// `ScopeFrame`).
@@ -34,8 +34,8 @@ internal import _DependencyKitShims
 /// and those of its instances, run on the thread that frees it, outside every lock. (The injector
 /// lets go of its own reference only: a container your code still holds lives on.) Reading
 /// ``dependencies`` still takes no lock and counts no reference on the shared box: a reader
-/// announces the box it reads in a slot of its own thread (a hazard pointer), and an install frees
-/// a replaced box only once no slot announces it.
+/// announces its read in a slot of its own thread (a hazard pointer), and an install frees a
+/// replaced box only once no slot announces a read of this injector.
 ///
 /// Install at launch, on log-out, per test. Installing per request frees each container too, but a
 /// request is better served by its own scope, ``withDependencies(_:operation:)-(_,()->R)``: other
@@ -68,24 +68,23 @@ public final class Injector<Container: Sendable>: Sendable {
     /// The default container's factory, and the replaced boxes a reader may still hold.
     private struct State {
         var makeDefault: @Sendable () -> Container
-        /// Replaced boxes that a thread's hazard slot announced when they were last scanned, with
-        /// the injector's reference to each; the count is mirrored in ``installedBox``'s spare word.
+        /// Replaced boxes that a reader may have held when they were last scanned (a thread's hazard
+        /// slot announced ``installedBox``), with the injector's reference to each; the count is
+        /// mirrored in ``installedBox``'s spare word.
         var retired: [Box] = []
 
-        /// Takes out of ``retired`` the boxes no thread announces, for the caller to release once it
-        /// has left the lock (their containers' `deinit`s are user code).
-        mutating func takeUnprotected(count: AtomicWord) -> [Box] {
+        /// Takes every box out of ``retired`` unless a thread is reading from `installed` (a read may
+        /// hold any of them), for the caller to release once it has left the lock (their containers'
+        /// `deinit`s are user code).
+        mutating func takeUnprotected(installed: AtomicWord) -> [Box] {
             guard !retired.isEmpty else { return [] }
-            var free: [Box] = []
-            retired.removeAll { box in
-                guard !HazardSlot.isProtected(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque())) else {
-                    return false
-                }
-                free.append(box)
-                return true
+            guard !HazardSlot.isAnnounced(installed.word) else {
+                installed.storeSpareRelease(retired.count)
+                return []
             }
-            count.storeSpareRelease(retired.count)
-            return free
+            installed.storeSpareRelease(0)
+            defer { retired = [] }
+            return retired
         }
     }
 
@@ -207,18 +206,20 @@ public final class Injector<Container: Sendable>: Sendable {
     /// this thread's hazard slot; the returned container is one copy (+1), which the caller
     /// releases after its resolve call.
     ///
-    /// Why no reader touches a freed box. The reader stores the box's address in its slot, then loads
-    /// ``installedBox`` again and reads the box only if it still holds that address; an installer
-    /// exchanges ``installedBox``, then loads every slot, and releases the old box only if no slot
-    /// holds it (now, or at a later scan). All four are sequentially consistent, so they fall in one
-    /// total order. If the reader's store comes before the installer's exchange, the installer's
-    /// scan, which comes after its exchange, sees the address (or a later value of the slot, stored
-    /// after the reader was done with the box: a release store, so the reader's reads happen before
-    /// the free), and keeps the box. If it comes after, the reader's load, which comes after its
-    /// store, sees the new box and the reader retries with it. A retired box is never installed
-    /// again, so no later reader can announce it. Nothing between the announcement and
-    /// `clear()` reads an injector (a retain, a walk of the container's conversions), so the thread's
-    /// one slot is never overwritten while it protects a box.
+    /// Why no reader touches a freed box. The reader stores the address of ``installedBox``'s word
+    /// in its thread's slot, then loads the word and reads the box it holds; an installer exchanges
+    /// the word, then loads every slot, and releases the old box only if no slot holds the word's
+    /// address (now, or at a later scan, until which it keeps the box in `State.retired`). All four
+    /// are sequentially consistent, so they fall in one total order. If the reader's store comes
+    /// before the installer's exchange, the installer's scan, which comes after its exchange, sees
+    /// the address (or a later value of the slot, stored after the reader was done: a release store,
+    /// so the reader's reads happen before the free), and keeps the box. If it comes after, the
+    /// reader's load, which comes after its store, sees the new box, never the old one. A replaced
+    /// box is never installed again. Nothing between the announcement and `clear()` reads an
+    /// injector (a retain, a walk of the container's conversions), so the thread's one slot is never
+    /// overwritten while it protects a read. The slot names the word rather than the box, so a read
+    /// needs no second load to check its box; the price, a box replaced during any read of its
+    /// injector waits for the next scan, is a few instructions' worth of reads.
     @inlinable
     package var global: Container {
         @inline(__always) get {
@@ -234,7 +235,7 @@ public final class Injector<Container: Sendable>: Sendable {
                 if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
                 return container
             }
-            // The slot announces 0: nothing to clear.
+            slot.clear()
             return installDefault()
         }
     }
@@ -263,7 +264,7 @@ public final class Injector<Container: Sendable>: Sendable {
             if old != 0 {
                 state.retired.append(Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: old)!).takeRetainedValue())
             }
-            return state.takeUnprotected(count: installedBox)
+            return state.takeUnprotected(installed: installedBox)
         }
         // Released here, outside the lock: the replaced containers' and their instances' deinits run.
         withExtendedLifetime(replaced) {}
@@ -273,7 +274,7 @@ public final class Injector<Container: Sendable>: Sendable {
     @usableFromInline
     @inline(never)
     func releaseRetired() {
-        let replaced = state.withLock { $0.takeUnprotected(count: installedBox) }
+        let replaced = state.withLock { $0.takeUnprotected(installed: installedBox) }
         withExtendedLifetime(replaced) {}
     }
 
@@ -394,7 +395,10 @@ extension Injector {
             let word = installedBox.word
             let slot = HazardSlot()
             let raw = slot.protect(word)
-            guard _fastPath(raw != 0) else { return nil }
+            guard _fastPath(raw != 0) else {
+                slot.clear()
+                return nil
+            }
             let found = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
                 ._withUnsafeGuaranteedRef { box -> Refined? in
                     guard let conversions = box.conversions else { return nil }

@@ -5,10 +5,11 @@ public import _DependencyKitShims
 /// The calling thread's hazard slot: how a reader keeps the box it borrows from being freed while it
 /// reads it (the C side is in `_DependencyKitShims.h`, "Hazard slots").
 ///
-/// A reader announces a box with ``protect(_:)``, reads it, and ends with ``clear()``; a writer
-/// that replaced a box frees it only when ``isProtected(_:)`` says no thread announces it. One slot
-/// per thread, so a thread protects one box at a time: nothing between ``protect(_:)`` and
-/// ``clear()`` may read an injector. Why no reader touches freed memory: ``Injector/global``.
+/// A reader announces the word it loads a box from with ``protect(_:)``, reads the box, and ends
+/// with ``clear()``; a writer that replaced the word's box frees it only when ``isAnnounced(_:)``
+/// says no thread announces the word. One slot per thread, so a thread protects one read at a time:
+/// nothing between ``protect(_:)`` and ``clear()`` may read an injector. Why no reader touches freed
+/// memory: ``Injector/global``.
 @usableFromInline
 package struct HazardSlot {
     @usableFromInline
@@ -19,8 +20,8 @@ package struct HazardSlot {
     @inline(__always)
     package init() { slot = dk_hazard_slot_get() }
 
-    /// Announces the value `word` holds and returns it, once `word` is seen to hold it after the
-    /// announcement; what it points at is not freed before ``clear()``.
+    /// Announces `word`, then returns the value it holds; what that points at is not freed before
+    /// ``clear()``.
     @inlinable
     @inline(__always)
     package func protect(_ word: UnsafeMutablePointer<Int>) -> Int { dk_hazard_protect(slot, word) }
@@ -30,8 +31,8 @@ package struct HazardSlot {
     @inline(__always)
     package func clear() { dk_hazard_clear(slot) }
 
-    /// Whether some thread's slot announces `address`; a writer asks after replacing it.
-    package static func isProtected(_ address: Int) -> Bool { dk_hazard_is_protected(address) }
+    /// Whether some thread's slot announces `word`; a writer asks after replacing the box it held.
+    package static func isAnnounced(_ word: UnsafeMutablePointer<Int>) -> Bool { dk_hazard_is_announced(word) }
 
     /// How many slots exist: the most threads alive at once that had read (a thread that exits gives
     /// its slot back for the next).

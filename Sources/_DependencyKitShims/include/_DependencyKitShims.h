@@ -206,8 +206,11 @@ static inline void dk_thread_scope_set(dk_thread_scope scope) { dk_current_threa
 
 // A reader of an injector's global container borrows the installed box without reference counting
 // (Sources/DependencyKit/Injection/Injector.swift). So that the box it borrows is not freed under
-// it, the reader first announces the box in its thread's hazard slot; an install frees a replaced
-// box only once no slot announces it (hazard pointers, Michael 2004).
+// it, the reader first announces, in its thread's hazard slot, the injector's word it is about to
+// load the box from; an install frees a box it replaced only once no slot announces that word. A
+// hazard pointer (Michael 2004) on the word rather than on the box: the reader needs no second load
+// to check the box is still installed, and a read lasts a few instructions, so holding back every
+// box replaced during it costs nothing.
 //
 // One slot per thread: a thread protects one box at a time, and nothing inside the protected
 // region reads an injector. A slot is claimed on the thread's first read (a cold call), listed for
@@ -215,8 +218,8 @@ static inline void dk_thread_scope_set(dk_thread_scope scope) { dk_current_threa
 // Each slot fills a cache line of its own, so that readers on different threads never write to the
 // same line.
 typedef struct dk_hazard_slot {
-    // The box this thread is reading, or 0. Atomic.
-    intptr_t box;
+    // The address of the injector word this thread is reading a box from, or 0. Atomic.
+    intptr_t word;
     // 1 while a thread owns the slot, 0 once its thread has exited. Atomic.
     intptr_t owned;
     // The slot listed before this one; written once, before the slot is listed.
@@ -238,12 +241,6 @@ extern DK_HAZARD_THREAD_LOCAL dk_hazard_slot *_Nullable dk_thread_hazard_slot;
 // and arranges for it to be given back when the thread exits.
 dk_hazard_slot *_Nonnull dk_hazard_slot_claim(void);
 
-#if defined(__GNUC__) || defined(__clang__)
-#define DK_LIKELY(condition) __builtin_expect(!!(condition), 1)
-#else
-#define DK_LIKELY(condition) (condition)
-#endif
-
 // This thread's slot.
 static inline dk_hazard_slot *_Nonnull dk_hazard_slot_get(void) {
     dk_hazard_slot *slot = dk_thread_hazard_slot;
@@ -251,29 +248,25 @@ static inline dk_hazard_slot *_Nonnull dk_hazard_slot_get(void) {
     return slot;
 }
 
-// Announces the box `word` holds in `slot` and returns it, once the word is seen to hold it after
-// the announcement: from then until dk_hazard_clear, the box is not freed. The announcement is a
-// sequentially consistent exchange (a store followed by a full fence) and the check a sequentially
-// consistent load, so the check comes after the announcement in the one order every installer's
-// exchange of the word and scan of the slots also take part in (see Injector.swift, `global`).
+// Announces `word` in `slot`, then loads the box it holds: from then until dk_hazard_clear, that box
+// is not freed. The announcement is a sequentially consistent exchange (a store followed by a full
+// fence) and the load a sequentially consistent one, so the load comes after the announcement in the
+// one order every installer's exchange of the word and scan of the slots also take part in (see
+// Injector.swift, `global`).
 static inline intptr_t dk_hazard_protect(dk_hazard_slot *_Nonnull slot, const intptr_t *_Nonnull word) {
-    intptr_t seen = atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_relaxed);
-    for (;;) {
-        atomic_exchange_explicit((_Atomic(intptr_t) *)&slot->box, seen, memory_order_seq_cst);
-        intptr_t now = atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_seq_cst);
-        if (DK_LIKELY(now == seen)) return seen;
-        seen = now;
-    }
+    atomic_exchange_explicit((_Atomic(intptr_t) *)&slot->word, (intptr_t)word, memory_order_seq_cst);
+    return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_seq_cst);
 }
 
 // Ends the protection dk_hazard_protect began: everything the thread read of the box happens before
 // an installer's scan that sees the slot cleared.
 static inline void dk_hazard_clear(dk_hazard_slot *_Nonnull slot) {
-    atomic_store_explicit((_Atomic(intptr_t) *)&slot->box, 0, memory_order_release);
+    atomic_store_explicit((_Atomic(intptr_t) *)&slot->word, 0, memory_order_release);
 }
 
-// Whether a thread's slot announces `box`: the installer's scan, made after the box was replaced.
-_Bool dk_hazard_is_protected(intptr_t box);
+// Whether a thread's slot announces `word`: the installer's scan, made after it replaced the box
+// `word` held.
+_Bool dk_hazard_is_announced(const intptr_t *_Nonnull word);
 
 // How many slots exist: threads that exited gave theirs back for later threads, so this is the most
 // threads alive at once that had read, not every thread that read.
