@@ -18,7 +18,7 @@ installs=${2:-20000}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/Sources/MeasureReplacedContainers"
+mkdir -p "$work/Sources/MeasureReplacedContainers" "$work/Sources/Heap/include"
 cat > "$work/Package.swift" <<MANIFEST
 // swift-tools-version: 6.1
 import PackageDescription
@@ -27,16 +27,30 @@ let package = Package(
     name: "MeasureReplacedContainers",
     dependencies: [.package(path: "$package_path")],
     targets: [
+        .target(name: "Heap"),
         .executableTarget(
             name: "MeasureReplacedContainers",
-            dependencies: [.product(name: "DependencyKit", package: "$(basename "$package_path")")]
+            dependencies: ["Heap", .product(name: "DependencyKit", package: "$(basename "$package_path")")]
         )
     ]
 )
 MANIFEST
+# Swift's Glibc module does not import <malloc.h>: the heap's size comes from a C function.
+cat > "$work/Sources/Heap/include/Heap.h" <<'SOURCE'
+#include <stddef.h>
+size_t heap_in_use(void);
+SOURCE
+cat > "$work/Sources/Heap/Heap.c" <<'SOURCE'
+#include <malloc.h>
+#include "Heap.h"
+size_t heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+SOURCE
 cat > "$work/Sources/MeasureReplacedContainers/main.swift" <<'SOURCE'
 import DependencyKit
-import Glibc
+import Heap
 
 /// Counts the measured stores (those built inside the loop) that were freed; one thread.
 nonisolated(unsafe) var measuring = false
@@ -59,10 +73,7 @@ final class SessionContainer: DependencyContainer, SessionDependency, @unchecked
 
 let injector = Injector<any SessionDependency> { SessionContainer() }
 
-func heapInUse() -> Int {
-    let info = mallinfo2()
-    return Int(info.uordblks + info.hblkhd)
-}
+func heapInUse() -> Int { Int(heap_in_use()) }
 
 let installs = Int(CommandLine.arguments[1])!
 // One install and read before measuring: what a process allocates once is not counted.
