@@ -161,7 +161,6 @@ package final class GuardedTest: ResolutionInterceptor {
     deinit {
         DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
         testScopes?.add(-1)
-        TestGuard.contextsChanged.add(1)
     }
 
     /// Records the finding `key` in this test, unless it was recorded already.

@@ -24,7 +24,7 @@ extension TestGuard {
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
         let installed = context.containerType.map { "\($0)" } ?? "a container"
         let effect: String
-        let servedByTheGlobal = resolution.containerID.map(isGlobal) ?? false
+        let servedByTheGlobal = isGlobal(resolution)
         if let id = resolution.containerID, id == context.containerID {
             effect = "the container this test installed"
         } else if servedByTheGlobal {

@@ -57,18 +57,12 @@ package enum TestGuard {
         var handlers: Handlers?
         /// The test contexts alive, oldest first, held weakly.
         var contexts: [WeakContext] = []
-        /// Per injector type, how many live guarded tests it serves, as of ``contextsChanged``'s count.
-        var served: [ObjectIdentifier: (generation: Int, count: Int)] = [:]
         /// The container of the latest guarded test of each container class, newest last: what escaped
         /// work that asks for a type no running test has is given. One per class the test target declares,
         /// kept after its test ends, so that such work never finds nothing of its type, however many tests
         /// of other classes ran since; a count limit would drop one under a parallel run.
         var recent: [any AnyObject & Sendable] = []
     }
-
-    /// Counts every guarded test begun or ended, so that what an injector serves is worked out again
-    /// only when the tests alive change (not on every install of a loop that installs).
-    static let contextsChanged = AtomicWord(0)
 
     struct WeakContext {
         weak var context: GuardedTest?
@@ -84,7 +78,6 @@ package enum TestGuard {
                 state.recent.append(container)
             }
         }
-        contextsChanged.add(1)
     }
 
     /// Installs DependencyKitTesting's handlers; the first call wins. From then on, work that runs outside
@@ -96,11 +89,11 @@ package enum TestGuard {
         Interception.processWide.withLock { if $0.test == nil { $0.test = escapedWork } }
     }
 
-    /// Whether the object with this identity is a container installed as a global in an injector.
-    /// Installed containers are kept as long as their injector, so a freed global's identity, reused by
-    /// a new object, is never taken for a global.
-    package static func isGlobal(_ id: ObjectIdentifier) -> Bool {
-        InstalledContainers.contains(id)
+    /// Whether `resolution` was served by a container an injector installed as a global. Asked of the
+    /// container itself while it resolved (the injector marks what it installs), so a freed global's
+    /// identity, reused by a new object, is never taken for a global.
+    package static func isGlobal(_ resolution: Resolution) -> Bool {
+        resolution.servedByAnInstalledGlobal
     }
 
     static func handOver(_ finding: Finding) {
@@ -115,19 +108,9 @@ package enum TestGuard {
     package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
         guard !Exemptions.current.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
-        let injector = ObjectIdentifier(injectorType)
-        let generation = contextsChanged.loadRelaxed()
-        let known = state.withLock { state in
-            state.served[injector].flatMap { $0.generation == generation ? $0.count : nil }
-        }
-        let liveTestScopes =
-            known
-            ?? {
-                let live = state.withLock { $0.contexts.compactMap(\.context) }
-                let count = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
-                state.withLock { $0.served[injector] = (generation, count) }
-                return count
-            }()
+        // Counted outside the lock: the last reference to a context may be this copy's.
+        let live = state.withLock { $0.contexts.compactMap(\.context) }
+        let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
         guard liveTestScopes > 0 else { return }
         let type = Swift.type(of: container)
         let key = "install \(injectorType) \(type)"
@@ -158,7 +141,7 @@ package enum TestGuard {
             }
             return
         }
-        guard let id = resolution.containerID, let containerType = resolution.containerType, isGlobal(id) else {
+        guard let containerType = resolution.containerType, isGlobal(resolution) else {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))

@@ -138,56 +138,6 @@ final class SectionPage: FactoryModule, Sendable {
     }
 }
 
-@Suite struct GlobalIdentityTests {
-    private final class Probe: DependencyContainer, @unchecked Sendable {}
-
-    /// A freed global's identity can be reused by any new object; the test guard must not take
-    /// such an object for a global (it reported escaped work from threads of unrelated tests).
-    @Test func aGlobalIsForgottenWhenItsStorageGoesAway() async throws {
-        // The container outlives its storage here, so that its identity cannot be reused by another
-        // test's global while this one checks it (allocators reuse addresses at will).
-        let installed = Probe()
-        weak var watched: Injector<Probe>?
-        do {
-            // A storage made here, not an injector's: it goes away, and the guard with it.
-            let storage = Injector<Probe> { Probe() }
-            storage.install(installed)
-            watched = storage
-            #expect(TestGuard.isGlobal(ObjectIdentifier(installed)))
-        }
-        // Another test's guard may be asking every watched storage at this moment, which holds ours
-        // for the length of its question: give it a bounded number of turns to finish.
-        for _ in 0..<10_000 where watched != nil { await Task.yield() }
-        #expect(watched == nil, "the guard keeps a storage it watches alive")
-        #expect(!TestGuard.isGlobal(ObjectIdentifier(installed)), "a gone storage's container still counts as global")
-    }
-}
-
-/// The guard's question — is this object an installed global? — answered from a set of identities,
-/// not by scanning every install: a test that swaps the global 10,000 times while guarded resolutions
-/// ask it ran for more than 15 minutes when each question walked the list.
-@Suite struct GlobalQuestionTests {
-    private final class Probe: DependencyContainer, @unchecked Sendable {}
-
-    @Test(.timeLimit(.minutes(1)))
-    func askingAfterTenThousandInstallsCostsWhatItDidAfterOne() {
-        let storage = Injector<Probe> { Probe() }
-        let installed = (0..<10_000).map { _ in Probe() }
-        let outsider = Probe()
-        var answers = 0
-        for (index, container) in installed.enumerated() {
-            storage.install(container)
-            // One question per install about the first, the newest and an object never installed: 30,000
-            // questions over a list that grows to 10,000 (1.5 × 10^8 comparisons when each one scans).
-            if InstalledContainers.contains(ObjectIdentifier(installed[0])) { answers += 1 }
-            if InstalledContainers.contains(ObjectIdentifier(installed[index])) { answers += 1 }
-            if !InstalledContainers.contains(ObjectIdentifier(outsider)) { answers += 1 }
-        }
-        #expect(answers == 30_000)
-        withExtendedLifetime(outsider) {}
-    }
-}
-
 @Suite struct CycleNamingTests {
     @Test func aCycleIsNamedEvenWithCycleCheckingOff() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -19,24 +19,30 @@ internal import _DependencyKitShims
 /// ## The hot path
 ///
 /// Reading ``dependencies`` takes no lock. It makes one relaxed atomic load of the number of live
-/// scopes — when no scope is live, it skips the task-local lookup entirely — and one acquire load of
-/// the installed container. While a scope is live, a read inside a synchronous scope finds it through
-/// a per-thread slot, and any other read through the task-local (see `ScopeFrame`).
+/// scopes — when no scope is live, it skips the task-local lookup entirely — then announces the
+/// read in its thread's hazard slot (an exchange on a word no other thread writes), loads the
+/// installed box, retains the container, and clears the slot. Readers write no shared
+/// word, so they never contend with each other. While a scope is live, a read inside a synchronous
+/// scope finds it through a per-thread slot, and any other read through the task-local (see
+/// `ScopeFrame`).
 ///
 /// ## Lifetime of installed containers
 ///
-/// A reader may be holding a container it has just loaded while another thread installs a
-/// new one. So that such a reader never touches freed memory, and so that reading needs no
-/// reference counting on the shared box, **every container ever installed in an injector stays
-/// alive as long as the injector** — for a global `let`, until the process exits. A
-/// container is a small object (about 270 bytes with its bookkeeping); install containers at launch
-/// and per test, not per request or in a loop — give a request its own container with
-/// ``withDependencies(_:operation:)-(_,()->R)`` instead, which frees it when the scope ends. Shared
-/// instances created by a replaced container stay with it (it is no longer served, so they are
-/// never handed out again). An injector warns once, in one line on the standard error stream, when it
-/// sees 10,000 installs within 10 seconds, the sign of installs in a loop — in release builds too.
+/// Installing a container replaces the previous one, which is freed — with the shared instances it
+/// created — as soon as no thread is reading it: at once, unless another thread is in the middle
+/// of a read of it, and then at the next install or the next read on any thread. Its `deinit`s,
+/// and those of its instances, run on the thread that frees it, outside every lock. (The injector
+/// lets go of its own reference only: a container your code still holds lives on.) Reading
+/// ``dependencies`` still takes no lock and counts no reference on the shared box: a reader
+/// announces its read in a slot of its own thread (a hazard pointer), and an install frees a
+/// replaced box only once no slot announces a read of this injector.
+///
+/// Install at launch, on log-out, per test. Installing per request frees each container too, but a
+/// request is better served by its own scope, ``withDependencies(_:operation:)-(_,()->R)``: other
+/// requests keep theirs, and the global container is left alone.
 public final class Injector<Container: Sendable>: Sendable {
-    /// Holds one installed container. Boxes live as long as the injector (see the type's discussion).
+    /// Holds one installed container. The injector owns the installed box (one reference, taken when
+    /// it is installed); a replaced box is released once no reader holds it (see ``global``).
     @usableFromInline
     final class Box: Sendable {
         @usableFromInline
@@ -59,55 +65,32 @@ public final class Injector<Container: Sendable>: Sendable {
         }
     }
 
-    /// Installed boxes, oldest first, kept alive forever, plus the default container's factory.
+    /// The default container's factory, and the replaced boxes a reader may still hold.
     private struct State {
-        var installed: [Box] = []
-        /// The identities of ``installed``'s containers, for the guard's question in constant time. An
-        /// identity is never reused while its container is kept, and every installed container is kept.
-        var identities: Set<ObjectIdentifier> = []
-
-        mutating func keep(_ box: Box) {
-            installed.append(box)
-            identities.insert(ObjectIdentifier(box.container as AnyObject))
-        }
         var makeDefault: @Sendable () -> Container
-        var churn = InstallChurn()
-    }
+        /// Replaced boxes that a reader may have held when they were last scanned (a thread's hazard
+        /// slot announced ``installedBox``), with the injector's reference to each; the count is
+        /// mirrored in ``installedBox``'s spare word.
+        var retired: [Box] = []
 
-    /// Notices installs in a loop: 10,000 within 10 seconds, a sustained 1,000 a second.
-    ///
-    /// Every install keeps its container for the life of the injector, so a loop that installs
-    /// grows memory without bound. A test suite that installs per test, or an app that installs
-    /// at launch and on log-out, stays far below the rate.
-    package struct InstallChurn: Sendable {
-        /// Installs within one ``window`` that count as a loop.
-        package static var threshold: Int { 10_000 }
-        /// The window, in nanoseconds.
-        package static var window: Int64 { 10_000_000_000 }
-
-        private var windowStart: Int64?
-        private var installsInWindow = 0
-        /// Whether the rate has been crossed; it is reported once per injector.
-        package private(set) var isCrossed = false
-
-        package init() {}
-
-        /// Records one install at `now` (monotonic nanoseconds).
-        /// - Returns: `true` for the one install that crosses the threshold, else `false`.
-        package mutating func record(at now: Int64) -> Bool {
-            guard !isCrossed else { return false }
-            if let start = windowStart, now - start < Self.window {
-                installsInWindow += 1
-            } else {
-                windowStart = now
-                installsInWindow = 1
+        /// Takes every box out of ``retired`` unless a thread is reading from `installed` (a read may
+        /// hold any of them), for the caller to release once it has left the lock (their containers'
+        /// `deinit`s are user code).
+        mutating func takeUnprotected(installed: AtomicWord) -> [Box] {
+            guard !retired.isEmpty else { return [] }
+            guard !HazardSlot.isAnnounced(installed.word) else {
+                installed.storeSpareRelease(retired.count)
+                return []
             }
-            isCrossed = installsInWindow >= Self.threshold
-            return isCrossed
+            installed.storeSpareRelease(0)
+            defer { retired = [] }
+            return retired
         }
     }
 
-    /// The installed box as an unretained pointer; `0` until the first read or install.
+    /// The installed box, whose one reference the injector owns; `0` until the first read or install.
+    /// Its spare word holds the number of retired boxes (`State.retired`), which a reader checks after
+    /// its read: a relaxed load of a word written only by installs.
     @usableFromInline
     let installedBox = AtomicWord(0)
 
@@ -129,13 +112,12 @@ public final class Injector<Container: Sendable>: Sendable {
     public init(_ makeDefault: @escaping @Sendable () -> Container) {
         state = Locked(State(makeDefault: makeDefault))
         liveScopes = ScopeFrame.live
-        InstalledContainers.register(self)
     }
 
-    /// Whether the object with this identity is a container this injector installed (the test guard's
-    /// question; see ``InstalledContainers``).
-    package func isInstalled(_ id: ObjectIdentifier) -> Bool {
-        state.withLock { $0.identities.contains(id) }
+    deinit {
+        // No reader is left: each held the injector. The retired boxes go with `state`.
+        let raw = installedBox.loadAcquire()
+        if raw != 0 { Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped).release() }
     }
 
     /// The container in effect for the current task: the innermost scope's, else the global one.
@@ -219,17 +201,41 @@ public final class Injector<Container: Sendable>: Sendable {
     }
 
     /// The global container, ignoring any scope.
+    ///
+    /// The box is read as a borrow — no reference counting on it, no lock — under the protection of
+    /// this thread's hazard slot; the returned container is one copy (+1), which the caller
+    /// releases after its resolve call.
+    ///
+    /// Why no reader touches a freed box. The reader stores the address of ``installedBox``'s word
+    /// in its thread's slot, then loads the word and reads the box it holds; an installer exchanges
+    /// the word, then loads every slot, and releases the old box only if no slot holds the word's
+    /// address (now, or at a later scan, until which it keeps the box in `State.retired`). All four
+    /// are sequentially consistent, so they fall in one total order. If the reader's store comes
+    /// before the installer's exchange, the installer's scan, which comes after its exchange, sees
+    /// the address (or a later value of the slot, stored after the reader was done: a release store,
+    /// so the reader's reads happen before the free), and keeps the box. If it comes after, the
+    /// reader's load, which comes after its store, sees the new box, never the old one. A replaced
+    /// box is never installed again. Nothing between the announcement and `clear()` reads an
+    /// injector (a retain, a walk of the container's conversions), so the thread's one slot is never
+    /// overwritten while it protects a read. The slot names the word rather than the box, so a read
+    /// needs no second load to check its box; the price, a box replaced during any read of its
+    /// injector waits for the next scan, is a few instructions' worth of reads.
     @inlinable
     package var global: Container {
         @inline(__always) get {
-            let raw = installedBox.loadAcquire()
+            // The word's address in a local: the fence of the announcement would make the compiler load
+            // it again from `self` for the check of retired boxes.
+            let word = installedBox.word
+            let slot = HazardSlot()
+            let raw = slot.protect(word)
             if _fastPath(raw != 0) {
-                // The box is never freed (see the type's discussion), so it can be read as a borrow:
-                // no reference counting on the box. The returned container is one copy (+1), which the
-                // caller releases after its resolve call.
-                return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                let container = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
                     ._withUnsafeGuaranteedRef { $0.container }
+                slot.clear()
+                if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
+                return container
             }
+            slot.clear()
             return installDefault()
         }
     }
@@ -251,34 +257,31 @@ public final class Injector<Container: Sendable>: Sendable {
         if _slowPath(running != 0), reportingToGuard {
             Interception.test?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
         }
-        let box = Box(container)
-        let kept: Int? = state.withLock { state in
-            state.keep(box)
-            installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
-            // Every build: an install is rare and already takes the lock; the read path never sees this.
-            return state.churn.record(at: dk_monotonic_nanoseconds()) ? state.installed.count : nil
+        Self.markInstalled(container)
+        let box = Unmanaged.passRetained(Box(container))
+        let replaced: [Box] = state.withLock { state in
+            let old = installedBox.exchange(Int(bitPattern: box.toOpaque()))
+            if old != 0 {
+                state.retired.append(Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: old)!).takeRetainedValue())
+            }
+            return state.takeUnprotected(installed: installedBox)
         }
-        if let kept {
-            warnAboutInstallChurn(kept: kept)
-        }
+        // Released here, outside the lock: the replaced containers' and their instances' deinits run.
+        withExtendedLifetime(replaced) {}
     }
 
-    /// Whether this injector has seen installs in a loop (see the type's discussion).
-    package var hasSeenInstallChurn: Bool { state.withLock { $0.churn.isCrossed } }
+    /// Releases the retired boxes no reader holds any more: the cold path of a read that saw some.
+    @usableFromInline
+    @inline(never)
+    func releaseRetired() {
+        let replaced = state.withLock { $0.takeUnprotected(installed: installedBox) }
+        withExtendedLifetime(replaced) {}
+    }
 
-    /// Says once, on the standard error stream, that containers are being installed in a loop.
-    private func warnAboutInstallChurn(kept: Int) {
-        let message = """
-            DependencyKit warning: \(InstallChurn.threshold) containers were installed in \
-            Injector<\(Container.self)> within \(InstallChurn.window / 1_000_000_000) seconds, and \(kept) are \
-            kept. Every installed container stays alive as long as its injector (that is what lets \
-            `dependencies` be read without a lock), so installing per request or in a loop grows memory \
-            without bound. Install the container once at launch, and give each request or unit of work \
-            its own container with `withDependencies(_:operation:)`, which frees it when the scope ends. \
-            This warning is shown once per injector.
-
-            """
-        dk_write_standard_error(message)
+    /// Marks `container` as installed as a global, when it is a ``DependencyContainer``: the test
+    /// guard's question about a container it sees resolve (`Resolution.servedByAnInstalledGlobal`).
+    private static func markInstalled(_ container: Container) {
+        (container as AnyObject as? DependencyContainer)?.sharedInstances.markInstalledAsGlobal()
     }
 
     /// The cold path of `global`: the first read installs the default container.
@@ -287,17 +290,19 @@ public final class Injector<Container: Sendable>: Sendable {
         // The factory runs outside the lock (it is user code); if two threads race here, the
         // first to install wins and both return the winner, so only one default is ever served.
         let makeDefault = state.withLock { $0.makeDefault }
-        let candidate = Box(makeDefault())
-        let winner: Box = state.withLock { state in
-            if installedBox.loadAcquire() == 0 {
-                state.keep(candidate)
-                installedBox.storeRelease(Int(bitPattern: Unmanaged.passUnretained(candidate).toOpaque()))
+        let candidate = makeDefault()
+        Self.markInstalled(candidate)
+        return state.withLock { _ in
+            let raw = installedBox.loadAcquire()
+            if raw == 0 {
+                _ = installedBox.exchange(Int(bitPattern: Unmanaged.passRetained(Box(candidate)).toOpaque()))
                 return candidate
             }
-            let raw = installedBox.loadAcquire()
-            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!).takeUnretainedValue()
+            // Under the lock: the installed box is replaced only under it, so it is released after this retain.
+            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!)._withUnsafeGuaranteedRef {
+                $0.container
+            }
         }
-        return winner.container
     }
 
     /// The innermost scoped container of this injector's type in the current task, if any.
@@ -353,50 +358,13 @@ extension Injector {
     }
 }
 
-/// What the test guard asks of every injector: which containers were installed as globals, and how
-/// many guarded tests are running with containers of their own.
-///
-/// Each injector keeps the identities of its installed containers under its own lock, so an install
-/// never waits for another injector's; the injectors are listed here, weakly: one that goes away takes
-/// its containers with it, and a freed container's identity, reused by a new object, is never taken
-/// for a global.
+/// How many guarded tests are running with containers of their own: what an install asks before it
+/// reports itself to the test guard.
 package enum InstalledContainers {
-    /// An injector, held weakly.
-    private struct Registered {
-        weak var injector: (any InstallingInjector)?
-    }
-
-    private static let injectors = Locked<[Registered]>([])
-
     /// The number of live test contexts (DependencyKitTesting) with containers of their own; a global
     /// install while it is not `0` is reported to the installing test.
     package static let testScopes = AtomicWord(0)
-
-    /// Lists `injector` for the guard's question.
-    static func register(_ injector: any InstallingInjector) {
-        injectors.withLock { list in
-            list.removeAll { $0.injector == nil }
-            list.append(Registered(injector: injector))
-        }
-    }
-
-    /// Whether the object with this identity is a container an injector alive installed (the test
-    /// guard's question): one set lookup per injector.
-    package static func contains(_ id: ObjectIdentifier) -> Bool {
-        // Copied, and asked outside the lock: the last reference to an injector may be this copy's,
-        // and freeing it frees the containers it installed, whose deinits are user code.
-        let alive = injectors.withLock { $0.compactMap(\.injector) }
-        return alive.contains { $0.isInstalled(id) }
-    }
 }
-
-/// An injector as ``InstalledContainers`` asks it.
-protocol InstallingInjector: AnyObject, Sendable {
-    /// Whether the object with this identity is a container this injector installed.
-    func isInstalled(_ id: ObjectIdentifier) -> Bool
-}
-
-extension Injector: InstallingInjector {}
 
 // The kept conversions of Internal/RuntimeShortcuts.swift (section 4), as the injector reads them.
 
@@ -407,7 +375,7 @@ extension Injector {
     ///
     /// Read without a cast: the copy the container keeps, found in its list of conversions. The
     /// copy is read while its container is alive: a scope frame the current task keeps, or an
-    /// installed box, which is never freed.
+    /// installed box, protected by this thread's hazard slot while it is read (see ``global``).
     @inlinable
     @inline(__always)
     package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
@@ -424,16 +392,25 @@ extension Injector {
                         }
                 }
             }
-            let raw = installedBox.loadAcquire()
-            guard _fastPath(raw != 0) else { return nil }
-            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                ._withUnsafeGuaranteedRef { box in
+            // Protected as in `global`, which says why no reader touches a freed box.
+            let word = installedBox.word
+            let slot = HazardSlot()
+            let raw = slot.protect(word)
+            guard _fastPath(raw != 0) else {
+                slot.clear()
+                return nil
+            }
+            let found = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                ._withUnsafeGuaranteedRef { box -> Refined? in
                     guard let conversions = box.conversions else { return nil }
                     return ContainerConversions.find(in: conversions, as: Refined.self)
                         .map {
                             Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: box.container)
                         }
                 }
+            slot.clear()
+            if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
+            return found
         #endif
     }
 

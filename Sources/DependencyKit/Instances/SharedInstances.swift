@@ -133,6 +133,8 @@ package struct SharedInstances: Sendable {
         var tables: [Table] = []
         /// The container's scoped instances, once a scope has been used (see ``scopeTable()``).
         var scopes: ScopeTable?
+        /// Whether an injector installed the container as its global (see ``wasInstalledAsGlobal``).
+        var installedAsGlobal = false
     }
 
     /// The smallest table; a container has a handful of shared call sites.
@@ -145,6 +147,16 @@ package struct SharedInstances: Sendable {
     let newestTable = AtomicWord(0, spareWords: 2)
 
     package init() {}
+
+    /// Records that an injector installed the container as its global; it stays so.
+    package func markInstalledAsGlobal() {
+        published.withLock { $0.installedAsGlobal = true }
+    }
+
+    /// Whether an injector installed the container as its global, now or before: the test guard's
+    /// question about a container it sees resolve, asked of the container itself so that no other
+    /// object is ever taken for it.
+    package var wasInstalledAsGlobal: Bool { published.withLock { $0.installedAsGlobal } }
 
     /// The cell for `key`, inserting the one `makeCell` returns if there is none yet.
     ///

@@ -295,10 +295,10 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
 
 // MARK: - 5. Initial-exec thread-locals (_DependencyKitShims.h)
 
-// Assumes: on ELF platforms, the C target's three thread-locals (the resolution depth, the thread's
-// graph and the scope slot above: 40 bytes) can live in the static TLS block. In an executable that
-// is always so. A shared library that contains DependencyKit and is loaded with `dlopen` needs
-// 40 bytes of the block's spare room, which glibc reserves for exactly this (512 bytes by default,
+// Assumes: on ELF platforms, the C target's four thread-locals (the resolution depth, the thread's
+// graph, the scope slot above and the thread's hazard slot, Internal/HazardSlots.swift: 48 bytes) can
+// live in the static TLS block. In an executable that is always so. A shared library that contains
+// DependencyKit and is loaded with `dlopen` needs 48 bytes of the block's spare room, which glibc reserves for exactly this (512 bytes by default,
 // `glibc.rtld.optional_static_tls`); musl gives every library static TLS. `dlopen` fails ("cannot
 // allocate memory in static TLS block") only when other initial-exec libraries used the room up.
 //

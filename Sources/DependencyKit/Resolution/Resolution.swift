@@ -178,6 +178,10 @@ package struct Resolution: Sendable {
     package let lifetime: Diagnostics.Lifetime
     package let containerID: ObjectIdentifier?
     package let containerType: (any AnyObject.Type)?
+    /// Whether the container is one an injector installed as its global, now or before. Asked of the
+    /// container while it resolves, so no other object is ever taken for it; only while a guarded
+    /// test is live (the test guard's question), `false` otherwise.
+    package let servedByAnInstalledGlobal: Bool
     /// The class whose code builds the value, when known.
     package let implementerType: (any AnyObject.Type)?
 
@@ -193,6 +197,11 @@ package struct Resolution: Sendable {
         self.lifetime = lifetime
         self.containerID = container.map(ObjectIdentifier.init)
         self.containerType = container.map { Swift.type(of: $0) }
+        if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()), let container = container as? DependencyContainer {
+            servedByAnInstalledGlobal = container.sharedInstances.wasInstalledAsGlobal
+        } else {
+            servedByAnInstalledGlobal = false
+        }
         self.implementerType = implementer
     }
 

@@ -1,5 +1,5 @@
 // _DependencyKitShims: the C side of DependencyKit's hot path, in one header — word-sized atomics,
-// the diagnostics word, the per-thread resolution depth, graph record and scope slot, a monotonic
+// the diagnostics word, the per-thread resolution depth, graph record, scope slot and hazard slot, a monotonic
 // clock, unbuffered stderr writes and the one runtime declaration Swift will not take from
 // `@_silgen_name`. An implementation detail (the leading underscore): not a product, and clients
 // that `import DependencyKit` cannot name anything declared here.
@@ -202,7 +202,77 @@ static inline dk_thread_scope dk_thread_scope_get(void) { return dk_current_thre
 
 static inline void dk_thread_scope_set(dk_thread_scope scope) { dk_current_thread_scope = scope; }
 
-// A monotonic clock in nanoseconds, for the cold path that notices containers installed in a loop.
+// MARK: - Hazard slots: an injector's installed box, read while another thread replaces it
+
+// A reader of an injector's global container borrows the installed box without reference counting
+// (Sources/DependencyKit/Injection/Injector.swift). So that the box it borrows is not freed under
+// it, the reader first announces, in its thread's hazard slot, the injector's word it is about to
+// load the box from; an install frees a box it replaced only once no slot announces that word. A
+// hazard pointer (Michael 2004) on the word rather than on the box: the reader needs no second load
+// to check the box is still installed, and a read lasts a few instructions, so holding back every
+// box replaced during it costs nothing.
+//
+// One slot per thread: a thread protects one box at a time, and nothing inside the protected
+// region reads an injector. A slot is claimed on the thread's first read (a cold call), listed for
+// good in a process-wide list, and given back for another thread to claim when its thread exits.
+// Each slot fills a cache line of its own, so that readers on different threads never write to the
+// same line.
+typedef struct dk_hazard_slot {
+    // The address of the injector word this thread is reading a box from, or 0. Atomic.
+    intptr_t word;
+    // 1 while a thread owns the slot, 0 once its thread has exited. Atomic.
+    intptr_t owned;
+    // The slot listed before this one; written once, before the slot is listed.
+    struct dk_hazard_slot *_Nullable next;
+    intptr_t padding[5];
+} dk_hazard_slot;
+
+// Initial-exec, as for the depth above: one word more of static TLS.
+#if defined(__ELF__) && !defined(DK_PUBLIC_API_ONLY)
+#define DK_HAZARD_THREAD_LOCAL DK_THREAD_LOCAL __attribute__((tls_model("initial-exec")))
+#else
+#define DK_HAZARD_THREAD_LOCAL DK_THREAD_LOCAL
+#endif
+
+// This thread's slot, NULL until its first read. Only ever touched through the functions below.
+extern DK_HAZARD_THREAD_LOCAL dk_hazard_slot *_Nullable dk_thread_hazard_slot;
+
+// The cold path of dk_hazard_slot_get: claims a slot for this thread (a free one, else a new one)
+// and arranges for it to be given back when the thread exits.
+dk_hazard_slot *_Nonnull dk_hazard_slot_claim(void);
+
+// This thread's slot.
+static inline dk_hazard_slot *_Nonnull dk_hazard_slot_get(void) {
+    dk_hazard_slot *slot = dk_thread_hazard_slot;
+    if (DK_UNLIKELY(slot == 0)) slot = dk_hazard_slot_claim();
+    return slot;
+}
+
+// Announces `word` in `slot`, then loads the box it holds: from then until dk_hazard_clear, that box
+// is not freed. The announcement is a sequentially consistent exchange (a store followed by a full
+// fence) and the load a sequentially consistent one, so the load comes after the announcement in the
+// one order every installer's exchange of the word and scan of the slots also take part in (see
+// Injector.swift, `global`).
+static inline intptr_t dk_hazard_protect(dk_hazard_slot *_Nonnull slot, const intptr_t *_Nonnull word) {
+    atomic_exchange_explicit((_Atomic(intptr_t) *)&slot->word, (intptr_t)word, memory_order_seq_cst);
+    return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_seq_cst);
+}
+
+// Ends the protection dk_hazard_protect began: everything the thread read of the box happens before
+// an installer's scan that sees the slot cleared.
+static inline void dk_hazard_clear(dk_hazard_slot *_Nonnull slot) {
+    atomic_store_explicit((_Atomic(intptr_t) *)&slot->word, 0, memory_order_release);
+}
+
+// Whether a thread's slot announces `word`: the installer's scan, made after it replaced the box
+// `word` held.
+_Bool dk_hazard_is_announced(const intptr_t *_Nonnull word);
+
+// How many slots exist: threads that exited gave theirs back for later threads, so this is the most
+// threads alive at once that had read, not every thread that read.
+intptr_t dk_hazard_slot_count(void);
+
+// A monotonic clock in nanoseconds, for the deadline of a lock's timed wait.
 int64_t dk_monotonic_nanoseconds(void);
 
 // Writes `message` to the standard error stream and flushes it: the engine's one warning channel,
