@@ -80,7 +80,7 @@ public struct DependencyTrait<Container: DependencyContainer>: TestTrait, SuiteT
         TestGuardReporting.install()
         let container = makeContainer()
         let context = GuardedTest(
-            scopedContainer: container, testName: test.name,
+            container: container, testName: test.name,
             warn: { TestGuardReporting.record($0, severity: .warning, in: test) },
             report: { TestGuardReporting.record($0, severity: .error, in: test) })
         defer { context.end() }

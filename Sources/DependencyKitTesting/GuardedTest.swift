@@ -83,8 +83,8 @@ package final class GuardedTest: ResolutionInterceptor {
     /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
     var countsAsScoped: Bool { testScopes != nil }
     /// The container the test installed, by identity, and its class.
-    let containerID: ObjectIdentifier?
-    let containerType: (any AnyObject.Type)?
+    var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
+    var containerType: (any AnyObject.Type)? { container.map { type(of: $0) } }
     /// The container the test runs with: what work that escaped the test reads through
     /// `dependencies(as:)` when the global container is not of the type it asks for.
     let container: (any AnyObject & Sendable)?
@@ -103,21 +103,6 @@ package final class GuardedTest: ResolutionInterceptor {
         case xcTest
     }
 
-    /// Creates a guarded test that runs with a container of its own, counting itself in the live test
-    /// scopes that a global install is reported against.
-    package convenience init(
-        scopedContainer container: any AnyObject & Sendable,
-        exemptions: TestGuard.Exemptions = [],
-        spelling: Spelling = .swiftTesting,
-        testName: String? = nil,
-        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
-        report: @escaping @Sendable (String) -> Void
-    ) {
-        self.init(
-            container: container, testScopes: InstalledContainers.testScopes, exemptions: exemptions,
-            spelling: spelling, testName: testName, warn: warn, report: report)
-    }
-
     /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
     package static let handOverWarning: @Sendable (String) -> Void = { message in
         TestGuard.handOver(TestGuard.Finding(kind: .escapedWork, key: message) { message })
@@ -128,8 +113,9 @@ package final class GuardedTest: ResolutionInterceptor {
     /// - Parameters:
     ///   - container: The container the test runs with, so that messages can tell it from the
     ///     container actually in effect.
-    ///   - testScopes: The count of live test scopes (`InstalledContainers.testScopes`), or `nil` for a
-    ///     test whose container is in effect for the whole process (XCTest).
+    ///   - testScopes: The count of live test scopes that a global install is reported against: by
+    ///     default `InstalledContainers.testScopes`, for a test that runs with a container of its own;
+    ///     `nil` for a test whose container is in effect for the whole process (XCTest).
     ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
     ///   - spelling: The test framework whose words the messages use.
     ///   - testName: The test's name, for what is found after it ended.
@@ -137,22 +123,15 @@ package final class GuardedTest: ResolutionInterceptor {
     ///   - report: Records one issue in the test.
     package init(
         container: (any AnyObject & Sendable)? = nil,
-        testScopes: AtomicWord?,
+        testScopes: AtomicWord? = InstalledContainers.testScopes,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
         testName: String? = nil,
         warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
-        self.spelling = spelling
-        self.report = report
-        self.warn = warn
-        self.testName = testName
-        self.exemptions = exemptions
-        self.testScopes = testScopes
-        self.container = container
-        containerID = container.map(ObjectIdentifier.init)
-        containerType = container.map { type(of: $0) }
+        (self.container, self.testScopes, self.exemptions) = (container, testScopes, exemptions)
+        (self.spelling, self.testName, self.warn, self.report) = (spelling, testName, warn, report)
         testScopes?.add(1)
         DiagnosticsWord.count(in: .testContext)
         TestGuard.register(self)

@@ -33,28 +33,13 @@ package enum TestGuard {
         package let key: String
         /// Builds the message; only called for a finding that is recorded.
         package let message: @Sendable () -> String
-
-        package init(kind: Kind, key: String, message: @escaping @Sendable () -> String) {
-            self.kind = kind
-            self.key = key
-            self.message = message
-        }
-    }
-
-    /// What DependencyKitTesting does with findings that belong to no test context.
-    package struct Handlers: Sendable {
-        /// Records, warns about or drops a finding no test context carries.
-        package var unattributed: @Sendable (Finding) -> Void
-
-        package init(unattributed: @escaping @Sendable (Finding) -> Void) {
-            self.unattributed = unattributed
-        }
     }
 
     static let state = Locked<State>(State())
 
     struct State {
-        var handlers: Handlers?
+        /// What DependencyKitTesting does with a finding no test context carries: records, warns or drops it.
+        var unattributed: (@Sendable (Finding) -> Void)?
         /// The test contexts alive, oldest first, held weakly.
         var contexts: [WeakContext] = []
         /// The container of the latest guarded test of each container class, newest last: what escaped
@@ -80,24 +65,18 @@ package enum TestGuard {
         }
     }
 
-    /// Installs DependencyKitTesting's handlers; the first call wins. From then on, work that runs outside
-    /// every test's task is inspected for escaped reads of a global container.
-    package static func setHandlers(_ handlers: Handlers) {
+    /// Installs DependencyKitTesting's handler of findings no test context carries; the first call wins.
+    /// From then on, work that runs outside every test's task is inspected for escaped reads of a global
+    /// container.
+    package static func setUnattributedHandler(_ handler: @escaping @Sendable (Finding) -> Void) {
         state.withLock { state in
-            if state.handlers == nil { state.handlers = handlers }
+            if state.unattributed == nil { state.unattributed = handler }
         }
         Interception.processWide.withLock { if $0.test == nil { $0.test = escapedWork } }
     }
 
-    /// Whether `resolution` was served by a container an injector installed as a global. Asked of the
-    /// container itself while it resolved (the injector marks what it installs), so a freed global's
-    /// identity, reused by a new object, is never taken for a global.
-    package static func isGlobal(_ resolution: Resolution) -> Bool {
-        resolution.servedByAnInstalledGlobal
-    }
-
     static func handOver(_ finding: Finding) {
-        state.withLock { $0.handlers?.unattributed }?(finding)
+        state.withLock { $0.unattributed }?(finding)
     }
 
     /// Reports a global install while tests with containers of their own are running.
@@ -141,7 +120,7 @@ package enum TestGuard {
             }
             return
         }
-        guard let containerType = resolution.containerType, isGlobal(resolution) else {
+        guard let containerType = resolution.containerType, resolution.servedByAnInstalledGlobal else {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))

@@ -46,7 +46,7 @@ package enum TestGuardReporting {
 
     /// Installs the engine's handler once per process.
     package static func install() {
-        TestGuard.setHandlers(TestGuard.Handlers(unattributed: { record($0) }))
+        TestGuard.setUnattributedHandler { record($0) }
     }
 
     /// Decides what becomes of a finding of `kind` that no test context carries.
