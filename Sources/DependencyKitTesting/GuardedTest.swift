@@ -6,7 +6,7 @@ package import DependencyKit
 /// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
-package final class GuardedTest: ResolutionInterceptor {
+package final class GuardedTest: TestGuard.Interceptor {
     /// The test context of the current task.
     package static var current: GuardedTest? { Interception.current.test as? GuardedTest }
 
@@ -27,11 +27,6 @@ package final class GuardedTest: ResolutionInterceptor {
         try Interception.updating({ $0.test = self }, operation: operation)
     }
 
-    /// Looks at a resolution of this test's work (see ``TestGuard/inspect(_:chain:)``).
-    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-        TestGuard.inspect(resolution, chain: chain)
-    }
-
     /// Records a problem of this test's work, once per key: a malformed override.
     package func record(_ key: String, _ message: () -> String) -> Bool {
         recordedProblems.add(1)
@@ -50,10 +45,6 @@ package final class GuardedTest: ResolutionInterceptor {
     /// Notes that the test has returned; from then on, findings are warnings naming the test that left the
     /// work running, since the test can no longer fail.
     package func end() { hasEnded.add(1) }
-
-    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
-    }
 
     /// Work that escaped this test (XCTest's process-wide context) read its container through
     /// `dependencies(as:)`: the test's container, when it is a `Refined`, and an issue on the test.

@@ -14,6 +14,10 @@ package import DependencyKit
 /// thread — goes to DependencyKitTesting's handler, which knows whether a test is running there at
 /// all and decides how to record it (see `TestGuardReporting`).
 package enum TestGuard {
+    /// What the test guard's interceptors (``GuardedTest``, ``EscapedWork``) share: the guard inspects
+    /// their resolutions and reports their global installs.
+    package protocol Interceptor: ResolutionInterceptor {}
+
     /// A finding that belongs to no test context.
     package struct Finding: Sendable {
         /// What the guard found.
@@ -135,8 +139,7 @@ package enum TestGuard {
                     `DependencyContainer.Context.global.run`, in work outside every test's task, while tests scoped \
                     by `.dependencies(...)` were running. `Context.global` says the work reads the global container \
                     on purpose; it does not make production code quiet. If the work belongs to a test, re-enter the \
-                    test's scope instead: `let context = DependencyContainer.Context.capture()`, then \
-                    `context.run { … }` inside the escaping work.
+                    test's scope instead: \(reenteringTheScope)
                     """
                 })
             return
@@ -152,16 +155,29 @@ package enum TestGuard {
                     see its test's container. The resolution chain:
                     \(chainLines)
                     If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
-                    it: `let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping \
-                    work. Work that means to read the global container says so, and this warning goes: \
-                    `DependencyContainer.Context.global.run { … }` around it.
+                    it: \(reenteringTheScope) Work that means to read the global container says so, and this warning \
+                    goes: `DependencyContainer.Context.global.run { … }` around it.
                     """
             }
         )
     }
 
+    /// How work that escaped a test re-enters its scope: the fix the escaped-work messages end with.
+    static let reenteringTheScope =
+        "`let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work."
+
     /// What a test or suite has opted out of.
     package typealias Exemptions = Interception.Exemptions
+}
+
+extension TestGuard.Interceptor {
+    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+        TestGuard.inspect(resolution, chain: chain)
+    }
+
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
+    }
 }
 
 extension Interception.Exemptions {
