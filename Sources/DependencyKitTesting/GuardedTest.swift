@@ -7,9 +7,6 @@ package import DependencyKit
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
 package final class GuardedTest: TestGuard.Interceptor {
-    /// The test context of the current task.
-    package static var current: GuardedTest? { Interception.current.test as? GuardedTest }
-
     /// The context that findings made here belong to: the current task's, else the one of the test
     /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
     package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
@@ -51,14 +48,13 @@ package final class GuardedTest: TestGuard.Interceptor {
     /// When it is not, the work cannot be this test's own reading its own container: it gets the newest
     /// container of that type another test ran with, and a warning that blames no test.
     package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf inEffect: Any) -> Refined? {
-        let key = "escaped as \(Refined.self)"
-        if let refined = container as? Refined {
-            reportOnce(key) { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
-            return refined
-        }
-        let refined = TestGuard.container(as: Refined.self)
-        if reported.withLock({ $0.insert(key).inserted }) {
-            warn(TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined))
+        let (key, own) = ("escaped as \(Refined.self)", container as? Refined)
+        let refined = own ?? TestGuard.container(as: Refined.self)
+        let message = { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
+        if own != nil {
+            reportOnce(key, message)
+        } else if reported.withLock({ $0.insert(key).inserted }) {
+            warn(message())
         }
         return refined
     }
@@ -88,10 +84,9 @@ package final class GuardedTest: TestGuard.Interceptor {
 
     /// The test framework a context reports to, for the fixes its messages suggest.
     package enum Spelling: Sendable {
-        /// Swift Testing: the `.dependencies(…)` trait and its `.allowsLiveDependencies` opt-out.
-        case swiftTesting
-        /// XCTest: `useDependencies(_:_:allowingLiveDependencies:)`.
-        case xcTest
+        /// Swift Testing (the `.dependencies(…)` trait, `.allowsLiveDependencies`), or XCTest
+        /// (`useDependencies(_:_:allowingLiveDependencies:)`).
+        case swiftTesting, xcTest
     }
 
     /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.

@@ -1,4 +1,5 @@
 internal import DependencyKit
+internal import Foundation
 
 /// The test guard's live-leaf messages: what was served, by whose code, and the code to paste, with
 /// every type written as the user writes it.
@@ -128,40 +129,10 @@ extension TestGuard {
     /// dropped, and the contexts a private or local type (`(unknown context at $…)`) or a type nested in
     /// another module's type (`(extension in Module):`) is printed with.
     package static func unqualified(_ reflected: String) -> String {
-        var output = ""
-        var path: [Substring] = []
-        var rest = Substring(reflected)
-        func flush() {
-            output += path.dropFirst(path.count > 1 ? 1 : 0).joined(separator: ".")
-            path = []
-        }
-        while let first = rest.first {
-            if first == "(", rest.hasPrefix("(extension in "), let close = rest.firstIndex(of: ":") {
-                // A type nested in an extension of another module's type: written as that type's member.
-                rest = rest[rest.index(after: close)...]
-                path = []
-            } else if first == "(", rest.hasPrefix("(unknown context at "), let close = rest.firstIndex(of: ")") {
-                // The module and the context go; what follows is the name as written where it is visible.
-                path = [""]
-                rest = rest[rest.index(after: close)...]
-                if rest.first == "." { rest = rest.dropFirst() }
-            } else if first.isLetter || first == "_" {
-                let identifier = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-                path.append(identifier)
-                rest = rest.dropFirst(identifier.count)
-                if rest.first == ".", rest.dropFirst().first.map({ $0.isLetter || $0 == "_" || $0 == "(" }) == true {
-                    rest = rest.dropFirst()
-                } else {
-                    flush()
-                }
-            } else {
-                flush()
-                output.append(first)
-                rest = rest.dropFirst()
-            }
-        }
-        flush()
-        return output
+        // In this order: the extension's context, the module that starts each qualified name (an
+        // identifier after neither a dot nor another identifier, followed by a member), the unknown context.
+        [#"\(extension in [^)]*\):"#, #"(?<![\w.])\w+\.(?=[A-Za-z_(])"#, #"\(unknown context at [^)]*\)\."#]
+            .reduce(reflected) { $0.replacingOccurrences(of: $1, with: "", options: .regularExpression) }
     }
 
     /// Whether `type` is an existential (`any P`, `any P & Q`, `any P<X>`).
