@@ -118,9 +118,8 @@ public struct DependencyGuardExemption: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestGuard.Exemptions.adding(exemptions) {
-            try await function()
-        }
+        try await Interception.updating(
+            { $0.exemptions.formUnion(exemptions) }, isolation: #isolation, operation: function)
     }
 }
 

@@ -183,14 +183,4 @@ extension TestGuard.Interceptor {
 extension Interception.Exemptions {
     /// The exemptions in effect for the current task.
     package static var current: Self { Interception.current.exemptions }
-
-    /// Runs `operation` with `exemptions` added to the current task's.
-    package static func adding<R>(
-        _ exemptions: Self,
-        isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> R
-    ) async rethrows -> R {
-        try await Interception.updating(
-            { $0.exemptions.formUnion(exemptions) }, isolation: isolation, operation: operation)
-    }
 }
