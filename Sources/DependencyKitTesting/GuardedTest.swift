@@ -102,7 +102,7 @@ package final class GuardedTest: TestGuard.Interceptor {
     ///   - testScopes: The count of live test scopes that a global install is reported against: by
     ///     default `InstalledContainers.testScopes`, for a test that runs with a container of its own;
     ///     `nil` for a test whose container is in effect for the whole process (XCTest).
-    ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
+    ///   - exemptions: What the test opted out of, besides the task's.
     ///   - spelling: The test framework whose words the messages use.
     ///   - testName: The test's name, for what is found after it ended.
     ///   - warn: Records a warning that fails no test.

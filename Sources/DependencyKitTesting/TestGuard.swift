@@ -89,7 +89,7 @@ package enum TestGuard {
     /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
     /// its own tasks.
     package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        guard !Exemptions.current.contains(.globalInstalls) else { return }
+        guard !Interception.current.exemptions.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
         // Counted outside the lock: the last reference to a context may be this copy's.
         let live = state.withLock { $0.contexts.compactMap(\.context) }
@@ -128,7 +128,7 @@ package enum TestGuard {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
-        if Exemptions.current.contains(.globalReads) {
+        if Interception.current.exemptions.contains(.globalReads) {
             // `Context.global` marks a read of the global as intended; it does not make production code quiet.
             guard resolution.lifetime.reachesOutside else { return }
             handOver(
@@ -178,9 +178,4 @@ extension TestGuard.Interceptor {
     package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
         TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
     }
-}
-
-extension Interception.Exemptions {
-    /// The exemptions in effect for the current task.
-    package static var current: Self { Interception.current.exemptions }
 }

@@ -142,12 +142,8 @@
             line: UInt
         ) -> GuardedTest {
             GuardedTest(
-                container: container,
-                testScopes: nil,
-                exemptions: allowingLiveDependencies ? .liveDependencies : [],
-                spelling: .xcTest,
-                testName: test,
-                warn: { warn($0, file: file, line: line) },
+                container: container, testScopes: nil, exemptions: allowingLiveDependencies ? .liveDependencies : [],
+                spelling: .xcTest, testName: test, warn: { warn($0, file: file, line: line) },
                 report: { XCTFail($0, file: file, line: line) })
         }
     }
