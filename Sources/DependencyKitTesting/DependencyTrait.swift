@@ -79,18 +79,15 @@ public struct DependencyTrait<Container: DependencyContainer>: TestTrait, SuiteT
     ) async throws {
         TestGuardReporting.install()
         let container = makeContainer()
+        let warn: @Sendable (String) -> Void = { TestGuardReporting.record($0, severity: .warning, in: test) }
         let context = GuardedTest(
-            scopedContainer: container, testName: test.name,
-            warn: { TestGuardReporting.record($0, severity: .warning, in: test) },
+            container: container, testName: test.name, warn: warn,
             report: { TestGuardReporting.record($0, severity: .error, in: test) })
         defer { context.end() }
         // The context first, so that a malformed override fails this test case (not the run), before
         // its body runs: a test whose overrides are not all in effect would test something else.
         try await context.bind {
-            try await withDependencies(
-                container, overriding: overrides,
-                reportingUnused: { TestGuardReporting.record($0, severity: .warning, in: test) }
-            ) {
+            try await withDependencies(container, overriding: overrides, reportingUnused: warn) {
                 guard context.recordedProblems.loadAcquire() == 0 else { return }
                 try await function()
             }
@@ -121,9 +118,8 @@ public struct DependencyGuardExemption: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestGuard.Exemptions.adding(exemptions) {
-            try await function()
-        }
+        try await Interception.updating(
+            { $0.exemptions.formUnion(exemptions) }, isolation: #isolation, operation: function)
     }
 }
 

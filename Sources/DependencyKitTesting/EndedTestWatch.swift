@@ -14,40 +14,28 @@
     /// warning says when it ran (after which test ended), and names no test as the one that left it running. Once the next test
     /// begins, such work cannot be told from that test's own detached work, and it is not reported.
     package final class EndedTestWatch: ResolutionInterceptor {
-        /// The ended test, as XCTest names it.
-        let test: String
-        let file: StaticString
-        let line: UInt
-        /// Counts the watch as a guarded test, which keeps every resolution on the diagnosed path where
-        /// the watch sees it, and answers escaped `dependencies(as:)` reads with the ended test's
-        /// container and a warning, instead of stopping the process.
+        /// The ended test's context, as a warning: counts the watch as a guarded test, which keeps every
+        /// resolution on the diagnosed path where the watch sees it, and answers escaped
+        /// `dependencies(as:)` reads with the ended test's container and a warning, instead of stopping
+        /// the process.
         let context: GuardedTest
-        /// The process-wide test context the watch replaced, put back when it ends.
-        private let replaced: (any ResolutionInterceptor)?
         /// The resolves already reported.
         private let reported = Locked<Set<String>>([])
 
-        private init(
-            test: String, file: StaticString, line: UInt, context: GuardedTest, replaced: (any ResolutionInterceptor)?
-        ) {
-            (self.test, self.file, self.line, self.context, self.replaced) = (test, file, line, context, replaced)
-        }
+        private init(context: GuardedTest) { self.context = context }
 
         /// Puts a watch for `test`, whose `useDependencies` just ended, in the process-wide test slot.
         static func begin(test: String, container: DependencyContainer, file: StaticString, line: UInt) {
-            GuardedTest.restoreProcessBinding(nil)
             let warn: @Sendable (String) -> Void = { XCTestGuard.warn($0, file: file, line: line) }
             let context = GuardedTest(
                 container: container, testScopes: nil, spelling: .xcTest, testName: test, warn: warn, report: warn)
-            Interception.processWide.withLock { bound in
-                bound.test = EndedTestWatch(test: test, file: file, line: line, context: context, replaced: bound.test)
-            }
+            Interception.processWide.withLock { $0.test = EndedTestWatch(context: context) }
         }
 
         /// Ends the watch in effect, if any: the next test case begins, or a test's `useDependencies` does.
         package static func end() {
             Interception.processWide.withLock { bound in
-                if let watch = bound.test as? EndedTestWatch { bound.test = watch.replaced }
+                if bound.test is EndedTestWatch { bound.test = TestGuard.escapedWork }
             }
         }
 
@@ -60,7 +48,7 @@
             let step = resolution.step
             let key = "\(step.name) \(step.requestedType) \(step.container ?? "")"
             guard reported.withLock({ $0.insert(key).inserted }) else { return }
-            XCTestGuard.warn(message(for: step), file: file, line: line)
+            context.warn(message(for: step))
         }
 
         package func containerForEscapedWork<Refined>(as type: Refined.Type, insteadOf global: Any) -> Refined? {
@@ -74,6 +62,7 @@
         /// The warning for a resolution made after the test ended.
         func message(for step: Diagnostics.Step) -> String {
             let served = step.container.map { " It was served by \($0)." } ?? ""
+            let test = context.testName ?? "the test"
             return """
                 \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
                 began, outside every test's `useDependencies`: by code run between tests (a tearDown()), or by \

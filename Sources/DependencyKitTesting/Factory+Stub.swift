@@ -1,16 +1,5 @@
 public import DependencyKit
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Android)
-    import Android
-#elseif os(Windows)
-    import WinSDK
-#endif
+internal import Foundation
 
 extension Factory {
     /// A factory that creates modules with `create` instead of the module's initialiser.
@@ -132,24 +121,23 @@ private func returningHeld<Module, Payload>(_ held: DomainBound<Module>) -> @Sen
 private final class DomainBound<Value>: @unchecked Sendable {
     private let held: Value
     private let actor: (any Actor)?
-    private let domain: Domain
+    /// The nonisolated domain that made it; `nil` when an actor made it.
+    private let domain: Domain?
 
     /// The identity of a nonisolated domain: the task's hash, else the thread's.
     private enum Domain: Equatable {
         case task(Int)
-        case thread(Int)
-        case actor
+        case thread(ObjectIdentifier)
 
         static var current: Domain {
-            if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return .task(task) }
-            return .thread(currentThreadID())
+            withUnsafeCurrentTask { $0.map { .task($0.hashValue) } } ?? .thread(ObjectIdentifier(Thread.current))
         }
     }
 
     init(_ value: sending Value, isolation: isolated (any Actor)?) {
         held = value
         actor = isolation
-        domain = isolation == nil ? .current : .actor
+        domain = isolation == nil ? .current : nil
     }
 
     /// The value, after checking that the caller runs in its domain.
@@ -167,16 +155,4 @@ private final class DomainBound<Value>: @unchecked Sendable {
         }
         return held
     }
-}
-
-/// The current thread's identity, for ``DomainBound``.
-private func currentThreadID() -> Int {
-    #if os(Windows)
-        Int(GetCurrentThreadId())
-    #elseif canImport(Android)
-        Int(pthread_self())
-    #else
-        // `pthread_t` is an unsigned word (glibc) or a pointer (Darwin, musl).
-        Int(bitPattern: pthread_self())
-    #endif
 }

@@ -6,10 +6,7 @@ package import DependencyKit
 /// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
-package final class GuardedTest: ResolutionInterceptor {
-    /// The test context of the current task.
-    package static var current: GuardedTest? { Interception.current.test as? GuardedTest }
-
+package final class GuardedTest: TestGuard.Interceptor {
     /// The context that findings made here belong to: the current task's, else the one of the test
     /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
     package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
@@ -25,11 +22,6 @@ package final class GuardedTest: ResolutionInterceptor {
     /// Runs `operation` with this context as the current task's.
     package func bind<R>(operation: () throws -> R) rethrows -> R {
         try Interception.updating({ $0.test = self }, operation: operation)
-    }
-
-    /// Looks at a resolution of this test's work (see ``TestGuard/inspect(_:chain:)``).
-    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-        TestGuard.inspect(resolution, chain: chain)
     }
 
     /// Records a problem of this test's work, once per key: a malformed override.
@@ -51,23 +43,18 @@ package final class GuardedTest: ResolutionInterceptor {
     /// work running, since the test can no longer fail.
     package func end() { hasEnded.add(1) }
 
-    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
-    }
-
     /// Work that escaped this test (XCTest's process-wide context) read its container through
     /// `dependencies(as:)`: the test's container, when it is a `Refined`, and an issue on the test.
     /// When it is not, the work cannot be this test's own reading its own container: it gets the newest
     /// container of that type another test ran with, and a warning that blames no test.
     package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf inEffect: Any) -> Refined? {
-        let key = "escaped as \(Refined.self)"
-        if let refined = container as? Refined {
-            reportOnce(key) { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
-            return refined
-        }
-        let refined = TestGuard.container(as: Refined.self)
-        if reported.withLock({ $0.insert(key).inserted }) {
-            warn(TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined))
+        let (key, own) = ("escaped as \(Refined.self)", container as? Refined)
+        let refined = own ?? TestGuard.container(as: Refined.self)
+        let message = { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
+        if own != nil {
+            reportOnce(key, message)
+        } else if reported.withLock({ $0.insert(key).inserted }) {
+            warn(message())
         }
         return refined
     }
@@ -83,8 +70,8 @@ package final class GuardedTest: ResolutionInterceptor {
     /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
     var countsAsScoped: Bool { testScopes != nil }
     /// The container the test installed, by identity, and its class.
-    let containerID: ObjectIdentifier?
-    let containerType: (any AnyObject.Type)?
+    var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
+    var containerType: (any AnyObject.Type)? { container.map { type(of: $0) } }
     /// The container the test runs with: what work that escaped the test reads through
     /// `dependencies(as:)` when the global container is not of the type it asks for.
     let container: (any AnyObject & Sendable)?
@@ -97,25 +84,9 @@ package final class GuardedTest: ResolutionInterceptor {
 
     /// The test framework a context reports to, for the fixes its messages suggest.
     package enum Spelling: Sendable {
-        /// Swift Testing: the `.dependencies(…)` trait and its `.allowsLiveDependencies` opt-out.
-        case swiftTesting
-        /// XCTest: `useDependencies(_:_:allowingLiveDependencies:)`.
-        case xcTest
-    }
-
-    /// Creates a guarded test that runs with a container of its own, counting itself in the live test
-    /// scopes that a global install is reported against.
-    package convenience init(
-        scopedContainer container: any AnyObject & Sendable,
-        exemptions: TestGuard.Exemptions = [],
-        spelling: Spelling = .swiftTesting,
-        testName: String? = nil,
-        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
-        report: @escaping @Sendable (String) -> Void
-    ) {
-        self.init(
-            container: container, testScopes: InstalledContainers.testScopes, exemptions: exemptions,
-            spelling: spelling, testName: testName, warn: warn, report: report)
+        /// Swift Testing (the `.dependencies(…)` trait, `.allowsLiveDependencies`), or XCTest
+        /// (`useDependencies(_:_:allowingLiveDependencies:)`).
+        case swiftTesting, xcTest
     }
 
     /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
@@ -128,31 +99,25 @@ package final class GuardedTest: ResolutionInterceptor {
     /// - Parameters:
     ///   - container: The container the test runs with, so that messages can tell it from the
     ///     container actually in effect.
-    ///   - testScopes: The count of live test scopes (`InstalledContainers.testScopes`), or `nil` for a
-    ///     test whose container is in effect for the whole process (XCTest).
-    ///   - exemptions: What the test opted out of, besides the task's ``TestGuard/Exemptions/current``.
+    ///   - testScopes: The count of live test scopes that a global install is reported against: by
+    ///     default `InstalledContainers.testScopes`, for a test that runs with a container of its own;
+    ///     `nil` for a test whose container is in effect for the whole process (XCTest).
+    ///   - exemptions: What the test opted out of, besides the task's.
     ///   - spelling: The test framework whose words the messages use.
     ///   - testName: The test's name, for what is found after it ended.
     ///   - warn: Records a warning that fails no test.
     ///   - report: Records one issue in the test.
     package init(
         container: (any AnyObject & Sendable)? = nil,
-        testScopes: AtomicWord?,
+        testScopes: AtomicWord? = InstalledContainers.testScopes,
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
         testName: String? = nil,
         warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
-        self.spelling = spelling
-        self.report = report
-        self.warn = warn
-        self.testName = testName
-        self.exemptions = exemptions
-        self.testScopes = testScopes
-        self.container = container
-        containerID = container.map(ObjectIdentifier.init)
-        containerType = container.map { type(of: $0) }
+        (self.container, self.testScopes, self.exemptions) = (container, testScopes, exemptions)
+        (self.spelling, self.testName, self.warn, self.report) = (spelling, testName, warn, report)
         testScopes?.add(1)
         DiagnosticsWord.count(in: .testContext)
         TestGuard.register(self)

@@ -26,8 +26,7 @@ extension TestGuard {
             Work outside its test's task (Task.detached, a DispatchQueue closure, a thread) read the container \
             through `dependencies(as: \(refined).self)` while tests were running. The container in effect there, a \
             \(Swift.type(of: inEffect)), is not a \(refined), \(outcome) Capture the test's scope before the \
-            work escapes and re-enter it: `let context = DependencyContainer.Context.capture()`, then \
-            `context.run { … }` inside the escaping work.
+            work escapes and re-enter it: \(reenteringTheScope)
             """
     }
 
@@ -36,15 +35,7 @@ extension TestGuard {
 
     /// The test guard's interceptor for work outside every test's task: the process-wide test slot
     /// while no serial XCTest has bound its context to the process.
-    final class EscapedWork: ResolutionInterceptor {
-        func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-            TestGuard.inspect(resolution, chain: chain)
-        }
-
-        func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-            TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
-        }
-
+    final class EscapedWork: Interceptor {
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
         /// `Refined`: the container of the newest test that is one (see ``TestGuard/container(as:preferring:)``),
         /// and a warning.

@@ -1,4 +1,5 @@
 internal import DependencyKit
+internal import Foundation
 
 /// The test guard's live-leaf messages: what was served, by whose code, and the code to paste, with
 /// every type written as the user writes it.
@@ -8,7 +9,7 @@ extension TestGuard {
     /// replacing a leaf inside a test can answer here that the leaf is no longer production code.
     static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: GuardedTest) -> Bool {
         resolution.lifetime.reachesOutside
-            && !Exemptions.current.union(context.exemptions).contains(.liveDependencies)
+            && !Interception.current.exemptions.union(context.exemptions).contains(.liveDependencies)
     }
 
     /// The live-leaf issue: what was served, by whose code, which container was in effect (and which
@@ -24,7 +25,7 @@ extension TestGuard {
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
         let installed = context.containerType.map { "\($0)" } ?? "a container"
         let effect: String
-        let servedByTheGlobal = isGlobal(resolution)
+        let servedByTheGlobal = resolution.servedByAnInstalledGlobal
         if let id = resolution.containerID, id == context.containerID {
             effect = "the container this test installed"
         } else if servedByTheGlobal {
@@ -47,9 +48,11 @@ extension TestGuard {
                 (\(type) is the type \(name)'s body built. If \(name) declares another type, write that one.)
                 """
         }
+        // Code that bypassed the test's scope needs the code fixed, not an override.
+        let bypassedTheScope = servedByTheGlobal && resolution.containerID != context.containerID
         let servedBy: String
         let fix: String
-        if servedByTheGlobal, resolution.containerID != context.containerID {
+        if bypassedTheScope {
             servedBy = "the global container's `live {}` code"
             fix = """
                 Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
@@ -79,35 +82,22 @@ extension TestGuard {
                 """
         }
         // The one-line override first, where it applies: a resolve without arguments, served by the
-        // container the test scoped (code that bypassed the scope needs the code fixed, not an override).
-        let oneLine: String
-        if name.contains(":") || (servedByTheGlobal && resolution.containerID != context.containerID) {
-            oneLine = ""
-        } else if context.spelling == .xcTest {
-            oneLine = """
-                Override it in this test, in one line, after the container in `useDependencies`:
-                    .override({ $0.\(name) }, with: …)
-                Or, for every test that uses the container:
+        // container the test scoped.
+        let oneLine =
+            name.contains(":") || bypassedTheScope
+            ? ""
+            : """
+            Override it in this test, in one line, \(context.spelling.overridePlace(orWithDependencies: true)):
+                .override({ $0.\(name) }, with: …)
+            Or, for every test that uses the container:
 
-                """
-        } else {
-            oneLine = """
-                Override it in this test, in one line, in the trait (or `withDependencies`, `withOverrides`):
-                    .override({ $0.\(name) }, with: …)
-                Or, for every test that uses the container:
-
-                """
-        }
-        let goLive =
-            context.spelling == .xcTest
-            ? "pass `allowingLiveDependencies: true` to `useDependencies`"
-            : "add `.allowsLiveDependencies` to it or its suite"
+            """
         return """
             \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
             by \(servedBy).
             Container in effect: \(container), \(effect).
             \(oneLine)\(fix)
-            If this test means to go live (an end-to-end test), \(goLive).
+            If this test means to go live (an end-to-end test), \(context.spelling.goLive).
             """
     }
 
@@ -116,20 +106,13 @@ extension TestGuard {
     static func relativeOverrideOfLiveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
         let name = resolution.name
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
-        let place =
-            context.spelling == .xcTest
-            ? "after the container in `useDependencies`" : "in the trait (or `withOverrides`)"
-        let goLive =
-            context.spelling == .xcTest
-            ? "pass `allowingLiveDependencies: true` to `useDependencies`"
-            : "add `.allowsLiveDependencies` to it or its suite"
         return """
             \(name) -> \(typeName(resolution.requestedType)) reaches the outside world (network, disk, clock or \
             randomness), and this test overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the \
             value \(container)'s `live {}` code serves, so that code ran.
-            To keep the test from going live, replace the relative override with a value, \(place):
+            To keep the test from going live, replace the relative override with a value, \(context.spelling.overridePlace(orWithDependencies: false)):
                 .override({ $0.\(name) }, with: …)
-            If this test decorates the live value on purpose (an end-to-end test), \(goLive).
+            If this test decorates the live value on purpose (an end-to-end test), \(context.spelling.goLive).
             """
     }
 
@@ -146,40 +129,10 @@ extension TestGuard {
     /// dropped, and the contexts a private or local type (`(unknown context at $…)`) or a type nested in
     /// another module's type (`(extension in Module):`) is printed with.
     package static func unqualified(_ reflected: String) -> String {
-        var output = ""
-        var path: [Substring] = []
-        var rest = Substring(reflected)
-        func flush() {
-            output += path.dropFirst(path.count > 1 ? 1 : 0).joined(separator: ".")
-            path = []
-        }
-        while let first = rest.first {
-            if first == "(", rest.hasPrefix("(extension in "), let close = rest.firstIndex(of: ":") {
-                // A type nested in an extension of another module's type: written as that type's member.
-                rest = rest[rest.index(after: close)...]
-                path = []
-            } else if first == "(", rest.hasPrefix("(unknown context at "), let close = rest.firstIndex(of: ")") {
-                // The module and the context go; what follows is the name as written where it is visible.
-                path = [""]
-                rest = rest[rest.index(after: close)...]
-                if rest.first == "." { rest = rest.dropFirst() }
-            } else if first.isLetter || first == "_" {
-                let identifier = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-                path.append(identifier)
-                rest = rest.dropFirst(identifier.count)
-                if rest.first == ".", rest.dropFirst().first.map({ $0.isLetter || $0 == "_" || $0 == "(" }) == true {
-                    rest = rest.dropFirst()
-                } else {
-                    flush()
-                }
-            } else {
-                flush()
-                output.append(first)
-                rest = rest.dropFirst()
-            }
-        }
-        flush()
-        return output
+        // In this order: the extension's context, the module that starts each qualified name (an
+        // identifier after neither a dot nor another identifier, followed by a member), the unknown context.
+        [#"\(extension in [^)]*\):"#, #"(?<![\w.])\w+\.(?=[A-Za-z_(])"#, #"\(unknown context at [^)]*\)\."#]
+            .reduce(reflected) { $0.replacingOccurrences(of: $1, with: "", options: .regularExpression) }
     }
 
     /// Whether `type` is an existential (`any P`, `any P & Q`, `any P<X>`).
@@ -190,5 +143,25 @@ extension TestGuard {
     static func isExistential(_ type: any Any.Type) -> Bool {
         let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
         return kind == 0x303 || kind == 0x307
+    }
+}
+
+/// The words of each test framework that the live-leaf messages use.
+extension GuardedTest.Spelling {
+    /// Where a test declares an override; in Swift Testing, with `withDependencies` named when the
+    /// override can replace the container's resolve there too.
+    func overridePlace(orWithDependencies: Bool) -> String {
+        switch self {
+        case .xcTest: "after the container in `useDependencies`"
+        case .swiftTesting: "in the trait (or \(orWithDependencies ? "`withDependencies`, " : "")`withOverrides`)"
+        }
+    }
+
+    /// How a test says that it goes live on purpose.
+    var goLive: String {
+        switch self {
+        case .xcTest: "pass `allowingLiveDependencies: true` to `useDependencies`"
+        case .swiftTesting: "add `.allowsLiveDependencies` to it or its suite"
+        }
     }
 }

@@ -14,6 +14,10 @@ package import DependencyKit
 /// thread — goes to DependencyKitTesting's handler, which knows whether a test is running there at
 /// all and decides how to record it (see `TestGuardReporting`).
 package enum TestGuard {
+    /// What the test guard's interceptors (``GuardedTest``, ``EscapedWork``) share: the guard inspects
+    /// their resolutions and reports their global installs.
+    package protocol Interceptor: ResolutionInterceptor {}
+
     /// A finding that belongs to no test context.
     package struct Finding: Sendable {
         /// What the guard found.
@@ -33,28 +37,13 @@ package enum TestGuard {
         package let key: String
         /// Builds the message; only called for a finding that is recorded.
         package let message: @Sendable () -> String
-
-        package init(kind: Kind, key: String, message: @escaping @Sendable () -> String) {
-            self.kind = kind
-            self.key = key
-            self.message = message
-        }
-    }
-
-    /// What DependencyKitTesting does with findings that belong to no test context.
-    package struct Handlers: Sendable {
-        /// Records, warns about or drops a finding no test context carries.
-        package var unattributed: @Sendable (Finding) -> Void
-
-        package init(unattributed: @escaping @Sendable (Finding) -> Void) {
-            self.unattributed = unattributed
-        }
     }
 
     static let state = Locked<State>(State())
 
     struct State {
-        var handlers: Handlers?
+        /// What DependencyKitTesting does with a finding no test context carries: records, warns or drops it.
+        var unattributed: (@Sendable (Finding) -> Void)?
         /// The test contexts alive, oldest first, held weakly.
         var contexts: [WeakContext] = []
         /// The container of the latest guarded test of each container class, newest last: what escaped
@@ -80,24 +69,18 @@ package enum TestGuard {
         }
     }
 
-    /// Installs DependencyKitTesting's handlers; the first call wins. From then on, work that runs outside
-    /// every test's task is inspected for escaped reads of a global container.
-    package static func setHandlers(_ handlers: Handlers) {
+    /// Installs DependencyKitTesting's handler of findings no test context carries; the first call wins.
+    /// From then on, work that runs outside every test's task is inspected for escaped reads of a global
+    /// container.
+    package static func setUnattributedHandler(_ handler: @escaping @Sendable (Finding) -> Void) {
         state.withLock { state in
-            if state.handlers == nil { state.handlers = handlers }
+            if state.unattributed == nil { state.unattributed = handler }
         }
         Interception.processWide.withLock { if $0.test == nil { $0.test = escapedWork } }
     }
 
-    /// Whether `resolution` was served by a container an injector installed as a global. Asked of the
-    /// container itself while it resolved (the injector marks what it installs), so a freed global's
-    /// identity, reused by a new object, is never taken for a global.
-    package static func isGlobal(_ resolution: Resolution) -> Bool {
-        resolution.servedByAnInstalledGlobal
-    }
-
     static func handOver(_ finding: Finding) {
-        state.withLock { $0.handlers?.unattributed }?(finding)
+        state.withLock { $0.unattributed }?(finding)
     }
 
     /// Reports a global install while tests with containers of their own are running.
@@ -106,7 +89,7 @@ package enum TestGuard {
     /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
     /// its own tasks.
     package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        guard !Exemptions.current.contains(.globalInstalls) else { return }
+        guard !Interception.current.exemptions.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
         // Counted outside the lock: the last reference to a context may be this copy's.
         let live = state.withLock { $0.contexts.compactMap(\.context) }
@@ -141,11 +124,11 @@ package enum TestGuard {
             }
             return
         }
-        guard let containerType = resolution.containerType, isGlobal(resolution) else {
+        guard let containerType = resolution.containerType, resolution.servedByAnInstalledGlobal else {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
-        if Exemptions.current.contains(.globalReads) {
+        if Interception.current.exemptions.contains(.globalReads) {
             // `Context.global` marks a read of the global as intended; it does not make production code quiet.
             guard resolution.lifetime.reachesOutside else { return }
             handOver(
@@ -156,8 +139,7 @@ package enum TestGuard {
                     `DependencyContainer.Context.global.run`, in work outside every test's task, while tests scoped \
                     by `.dependencies(...)` were running. `Context.global` says the work reads the global container \
                     on purpose; it does not make production code quiet. If the work belongs to a test, re-enter the \
-                    test's scope instead: `let context = DependencyContainer.Context.capture()`, then \
-                    `context.run { … }` inside the escaping work.
+                    test's scope instead: \(reenteringTheScope)
                     """
                 })
             return
@@ -173,29 +155,27 @@ package enum TestGuard {
                     see its test's container. The resolution chain:
                     \(chainLines)
                     If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
-                    it: `let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping \
-                    work. Work that means to read the global container says so, and this warning goes: \
-                    `DependencyContainer.Context.global.run { … }` around it.
+                    it: \(reenteringTheScope) Work that means to read the global container says so, and this warning \
+                    goes: `DependencyContainer.Context.global.run { … }` around it.
                     """
             }
         )
     }
 
+    /// How work that escaped a test re-enters its scope: the fix the escaped-work messages end with.
+    static let reenteringTheScope =
+        "`let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work."
+
     /// What a test or suite has opted out of.
     package typealias Exemptions = Interception.Exemptions
 }
 
-extension Interception.Exemptions {
-    /// The exemptions in effect for the current task.
-    package static var current: Self { Interception.current.exemptions }
+extension TestGuard.Interceptor {
+    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+        TestGuard.inspect(resolution, chain: chain)
+    }
 
-    /// Runs `operation` with `exemptions` added to the current task's.
-    package static func adding<R>(
-        _ exemptions: Self,
-        isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> R
-    ) async rethrows -> R {
-        try await Interception.updating(
-            { $0.exemptions.formUnion(exemptions) }, isolation: isolation, operation: operation)
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
     }
 }

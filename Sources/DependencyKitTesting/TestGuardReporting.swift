@@ -46,7 +46,7 @@ package enum TestGuardReporting {
 
     /// Installs the engine's handler once per process.
     package static func install() {
-        TestGuard.setHandlers(TestGuard.Handlers(unattributed: { record($0) }))
+        TestGuard.setUnattributedHandler { record($0) }
     }
 
     /// Decides what becomes of a finding of `kind` that no test context carries.
@@ -54,11 +54,7 @@ package enum TestGuardReporting {
     ///   - kind: What the guard found.
     ///   - testIsRunningHere: Whether the current task belongs to a test (`Test.current`).
     ///   - strict: Whether unattributable findings are errors.
-    package static func outcome(
-        of kind: TestGuard.Finding.Kind,
-        testIsRunningHere: Bool,
-        strict: Bool
-    ) -> Outcome {
+    package static func outcome(of kind: TestGuard.Finding.Kind, testIsRunningHere: Bool, strict: Bool) -> Outcome {
         switch (kind, testIsRunningHere) {
         case (.escapedWork, true): .dropped
         // A test's own task without a guard read a container it does not have: in production it would stop.
@@ -105,11 +101,8 @@ package enum TestGuardReporting {
     /// Records an issue, on `test` at its source location when there is one.
     static func record(_ message: String, severity: Issue.Severity, in test: Test?) {
         state.withLock { $0.log.append(Record(message: message, severity: severity, testName: test?.name)) }
-        if let test {
-            Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: test.sourceLocation)
-        } else {
-            Issue.record(Comment(rawValue: message), severity: severity)
-        }
+        let location = test?.sourceLocation ?? #_sourceLocation
+        Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: location)
     }
 
     /// Every finding recorded so far whose message contains `text`.

@@ -106,15 +106,26 @@
                 for: container, allowingLiveDependencies: allowingLiveDependencies, test: test, file: file,
                 line: line)
             let previousContext = context.bindToProcess()
-            let installed = ProcessWideOverrides.install(overrides, for: container)
+            // A task's own overrides come first; these are the process's, since XCTest runs one test at a time.
+            let (overrideSet, entries) = OverrideSet.recording(overrides, for: container)
+            let previousOverrides = swapProcessWideOverrides(overrideSet)
             return {
-                for message in installed.restore() { warn(message, file: file, line: line) }
+                _ = swapProcessWideOverrides(previousOverrides)
+                for message in OverrideSet.unusedMessages(of: entries) { warn(message, file: file, line: line) }
                 if previousContext == nil {
                     EndedTestWatch.begin(test: test, container: container, file: file, line: line)
                 } else {
                     GuardedTest.restoreProcessBinding(previousContext)
                 }
                 endScope()
+            }
+        }
+
+        /// Installs `set` as the process-wide overrides and returns the ones it replaces.
+        private static func swapProcessWideOverrides(_ set: OverrideSet?) -> OverrideSet? {
+            Interception.processWide.withLock { installed in
+                defer { installed.overrides = set }
+                return installed.overrides as? OverrideSet
             }
         }
 
@@ -131,12 +142,8 @@
             line: UInt
         ) -> GuardedTest {
             GuardedTest(
-                container: container,
-                testScopes: nil,
-                exemptions: allowingLiveDependencies ? .liveDependencies : [],
-                spelling: .xcTest,
-                testName: test,
-                warn: { warn($0, file: file, line: line) },
+                container: container, testScopes: nil, exemptions: allowingLiveDependencies ? .liveDependencies : [],
+                spelling: .xcTest, testName: test, warn: { warn($0, file: file, line: line) },
                 report: { XCTFail($0, file: file, line: line) })
         }
     }

@@ -67,7 +67,7 @@ final class Gate: Sendable {
         // The app's test: its trait, run to its end here, with a body that leaves nothing behind.
         try await DependencyTrait({ EndedAppCore() }).provideScope(for: test, testCase: Test.Case.current) {}
         // The only guarded test still running uses a container that is not an app's.
-        let running = GuardedTest(scopedContainer: EndedLibraryCore()) { message in
+        let running = GuardedTest(container: EndedLibraryCore()) { message in
             Issue.record("the running test was blamed: \(message)")
         }
         for _ in 0..<3 {

@@ -35,7 +35,7 @@ let requestNotesInjector = Injector<any RequestNotesDependencyProtocol> { Reques
 @Suite struct PerRequestGuardTests {
     @Test func theGlobalInstallMessageAsksForTheInitsArguments() {
         let found = Locked<[String]>([])
-        let context = GuardedTest(scopedContainer: RequestNotesDependency(user: "test")) { message in
+        let context = GuardedTest(container: RequestNotesDependency(user: "test")) { message in
             found.withLock { $0.append(message) }
         }
         context.bind {

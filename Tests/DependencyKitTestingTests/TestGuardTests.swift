@@ -151,7 +151,7 @@ private func guardedTestElsewhere<Container>(on injector: Injector<Container>) -
     TestGuardReporting.install()  // as the trait does, in case no guarded test has run yet
     // A container of the injector's kind, as a test scoped to it runs with.
     let container = (injector.global as AnyObject) as? DependencyContainer ?? DependencyContainer()
-    return GuardedTest(scopedContainer: container) { message in
+    return GuardedTest(container: container) { message in
         Issue.record("a test elsewhere was blamed: \(message)")
     }
 }
@@ -525,7 +525,7 @@ private func comments(of issue: Issue) -> String { issue.comments.map(\.rawValue
 @Suite struct GlobalInstallReportTests {
     @Test func anInstallInsideAGuardedTestFailsThatTestOnceAndResetIsNoInstall() {
         let found = Locked<[String]>([])
-        let context = GuardedTest(scopedContainer: GuardedInstallContainer()) { message in
+        let context = GuardedTest(container: GuardedInstallContainer()) { message in
             found.withLock { $0.append(message) }
         }
         context.bind {

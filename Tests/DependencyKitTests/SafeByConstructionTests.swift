@@ -118,13 +118,11 @@ final class SectionPage: FactoryModule, Sendable {
 @Suite struct EscapedWorkTests {
     @Test func workThatEscapesAGuardedTestIsReportedWithTheFix() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            TestGuard.setHandlers(
-                TestGuard.Handlers(unattributed: { finding in
-                    guard finding.kind == .escapedWork else { return }
-                    FileHandle.standardError.write(Data(finding.message().utf8))
-                    exit(1)
-                })
-            )
+            TestGuard.setUnattributedHandler { finding in
+                guard finding.kind == .escapedWork else { return }
+                FileHandle.standardError.write(Data(finding.message().utf8))
+                exit(1)
+            }
             let context = GuardedTest(testScopes: InstalledContainers.testScopes) { _ in }
             await context.bind {
                 await withDependencies(FixedTickerDependency()) {
