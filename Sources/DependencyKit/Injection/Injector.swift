@@ -60,7 +60,7 @@ public final class Injector<Container: Sendable>: Sendable {
         init(_ container: Container) {
             self.container = container
             #if !PublicAPIOnly
-                conversions = Self.conversions(of: container)
+                conversions = (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
             #endif
         }
     }
@@ -130,45 +130,12 @@ public final class Injector<Container: Sendable>: Sendable {
         set { install(newValue) }
     }
 
-    /// The container in effect, as the richer container protocol your app declares on top of a
-    /// library's.
-    ///
-    /// An app adds its own resolves by refining the library's protocol and subclassing its
-    /// container; this accessor gives app code a typed container without a cast at each call
-    /// site. Wrap it once in the app's own `HasDependencies`-style protocol:
-    ///
-    /// ```swift
-    /// protocol WeatherGreetingDependency: GreetingDependency { func resolveWeather() -> any Weather }
-    /// final class WeatherDependency: CoreGreetingDependency, WeatherGreetingDependency, @unchecked Sendable { ... }
-    ///
-    /// protocol HasWeatherDependencies {}
-    /// extension HasWeatherDependencies {
-    ///     var dependencies: any WeatherGreetingDependency {
-    ///         greetingInjector.dependencies(as: (any WeatherGreetingDependency).self)
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameter type: The refined container type, such as `(any AppDependencies).self`.
-    /// - Returns: The container in effect, as `type`.
-    /// - Precondition: The container in effect conforms to `type`. Install your app's container
-    ///   at launch and base test containers on it; a mismatch stops with a message naming both
-    ///   types.
-    @inlinable
-    @inline(__always)
-    public func dependencies<Refined>(as type: Refined.Type) -> Refined {
-        // The cast is a conformance lookup; a container keeps each conversion it made (see
-        // `ContainerConversions`), so only its first read as `Refined` pays it.
-        current(as: type)
-    }
-
     /// Installs a fresh default container as the global one.
     ///
     /// DependencyKitTesting's guard does not count a reset as a global install: it puts the default
     /// back rather than swapping in a container of the caller's.
     public func reset() {
-        let makeDefault = state.withLock { $0.makeDefault }
-        install(makeDefault(), reportingToGuard: false)
+        install(state.withLock { $0.makeDefault }(), reportingToGuard: false)
     }
 
     /// Changes how this injector makes its default container, and installs one made that way.
@@ -223,59 +190,62 @@ public final class Injector<Container: Sendable>: Sendable {
     @inlinable
     package var global: Container {
         @inline(__always) get {
-            // The word's address in a local: the fence of the announcement would make the compiler load
-            // it again from `self` for the check of retired boxes.
-            let word = installedBox.word
-            let slot = HazardSlot()
-            let raw = slot.protect(word)
-            if _fastPath(raw != 0) {
-                let container = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                    ._withUnsafeGuaranteedRef { $0.container }
-                slot.clear()
-                if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
-                return container
-            }
-            slot.clear()
-            return installDefault()
+            readingInstalledBox { $0.container } ?? installDefault()
         }
+    }
+
+    /// What `read` takes from the installed box, read under this thread's hazard slot (see ``global``);
+    /// `nil` before the first install.
+    @inlinable
+    @inline(__always)
+    func readingInstalledBox<T>(_ read: (Box) -> T?) -> T? {
+        // The word's address in a local: the fence of the announcement would make the compiler load
+        // it again from `self` for the check of retired boxes.
+        let word = installedBox.word
+        let slot = HazardSlot()
+        let raw = slot.protect(word)
+        guard _fastPath(raw != 0) else {
+            slot.clear()
+            return nil
+        }
+        let found = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef(read)
+        slot.clear()
+        if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
+        return found
     }
 
     /// Installs `container` as the global container, from any thread.
     ///
     /// Readers on other threads see either the previous container or this one, never a torn
     /// value. Scopes that are live keep their own container.
-    /// - Parameter container: The container to serve from now on.
+    /// - Parameters:
+    ///   - container: The container to serve from now on.
+    ///   - reportingToGuard: `false` for a ``reset()``, which puts the default back rather than
+    ///     swapping in a container of the caller's.
     @usableFromInline
-    package func install(_ container: Container) {
-        install(container, reportingToGuard: true)
-    }
-
-    /// Installs `container`; `reportingToGuard` is `false` for a ``reset()``, which puts the default
-    /// back rather than swapping in a container of the caller's.
-    private func install(_ container: Container, reportingToGuard: Bool) {
-        let running = InstalledContainers.testScopes.loadRelaxed()
-        if _slowPath(running != 0), reportingToGuard {
+    package func install(_ container: Container, reportingToGuard: Bool = true) {
+        if _slowPath(InstalledContainers.testScopes.loadRelaxed() != 0), reportingToGuard {
             Interception.test?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
         }
         Self.markInstalled(container)
         let box = Unmanaged.passRetained(Box(container))
-        let replaced: [Box] = state.withLock { state in
+        // The boxes taken are released once `withLock` returns, outside the lock: the replaced containers'
+        // and their instances' deinits run.
+        _ = state.withLock { state in
             let old = installedBox.exchange(Int(bitPattern: box.toOpaque()))
             if old != 0 {
                 state.retired.append(Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: old)!).takeRetainedValue())
             }
             return state.takeUnprotected(installed: installedBox)
         }
-        // Released here, outside the lock: the replaced containers' and their instances' deinits run.
-        withExtendedLifetime(replaced) {}
     }
 
     /// Releases the retired boxes no reader holds any more: the cold path of a read that saw some.
     @usableFromInline
     @inline(never)
     func releaseRetired() {
-        let replaced = state.withLock { $0.takeUnprotected(installed: installedBox) }
-        withExtendedLifetime(replaced) {}
+        _ = state.withLock { $0.takeUnprotected(installed: installedBox) }  // released outside the lock
     }
 
     /// Marks `container` as installed as a global, when it is a ``DependencyContainer``: the test
@@ -289,8 +259,7 @@ public final class Injector<Container: Sendable>: Sendable {
     func installDefault() -> Container {
         // The factory runs outside the lock (it is user code); if two threads race here, the
         // first to install wins and both return the winner, so only one default is ever served.
-        let makeDefault = state.withLock { $0.makeDefault }
-        let candidate = makeDefault()
+        let candidate = state.withLock { $0.makeDefault }()
         Self.markInstalled(candidate)
         return state.withLock { _ in
             let raw = installedBox.loadAcquire()
@@ -325,124 +294,10 @@ public final class Injector<Container: Sendable>: Sendable {
     }
 }
 
-extension Injector {
-    /// The container in effect, as `Refined`: the copy the container keeps of itself, else a cast
-    /// kept for the next reads (see ``Injector/dependencies(as:)``).
-    @inlinable
-    @inline(__always)
-    package func current<Refined>(as type: Refined.Type) -> Refined {
-        if let kept = currentConversion(as: type) { return kept }
-        return Self.convertOnce(current, to: type)
-    }
-
-    /// `container` as `Refined`, kept by the container for its next reads; stops with a message
-    /// naming both types when it is not one.
-    @usableFromInline
-    static func convertOnce<Refined>(_ container: Container, to _: Refined.Type) -> Refined {
-        guard let refined = container as? Refined else {
-            // Inside a test process, work that escaped every test's task reads a test's container and is
-            // reported, rather than stopping the run (the test guard's seam), whether or not a test is still
-            // running; a test's own task stops, and so does a process that never guarded a test.
-            if Interception.current.test == nil,
-                let substitute = Interception.test?.containerForEscapedWork(as: Refined.self, insteadOf: container)
-            {
-                return substitute
-            }
-            fatalError(
-                "The container in effect is a \(Swift.type(of: container as Any)), which is not a \(Refined.self). "
-                    + "Install a container that conforms to \(Refined.self) at launch, and derive test containers from it."
-            )
-        }
-        keep(refined, of: container)
-        return refined
-    }
-}
-
 /// How many guarded tests are running with containers of their own: what an install asks before it
 /// reports itself to the test guard.
 package enum InstalledContainers {
     /// The number of live test contexts (DependencyKitTesting) with containers of their own; a global
     /// install while it is not `0` is reported to the installing test.
     package static let testScopes = AtomicWord(0)
-}
-
-// The kept conversions of Internal/RuntimeShortcuts.swift (section 4), as the injector reads them.
-
-extension Injector {
-    /// The container in effect, as `Refined`, if the container converted itself to `Refined`
-    /// before (see ``ContainerConversions``); `nil` otherwise, for a container that is not a
-    /// ``DependencyContainer``, and always in the public-API build.
-    ///
-    /// Read without a cast: the copy the container keeps, found in its list of conversions. The
-    /// copy is read while its container is alive: a scope frame the current task keeps, or an
-    /// installed box, protected by this thread's hazard slot while it is read (see ``global``).
-    @inlinable
-    @inline(__always)
-    package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            if _slowPath(liveScopes.loadRelaxed() != 0),
-                let (frame, _) = ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)
-            {
-                return frame._withUnsafeGuaranteedRef { frame in
-                    ContainerConversions.find(in: frame.owner.sharedInstances.conversions, as: Refined.self)
-                        .map {
-                            Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: frame.owner)
-                        }
-                }
-            }
-            // Protected as in `global`, which says why no reader touches a freed box.
-            let word = installedBox.word
-            let slot = HazardSlot()
-            let raw = slot.protect(word)
-            guard _fastPath(raw != 0) else {
-                slot.clear()
-                return nil
-            }
-            let found = Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                ._withUnsafeGuaranteedRef { box -> Refined? in
-                    guard let conversions = box.conversions else { return nil }
-                    return ContainerConversions.find(in: conversions, as: Refined.self)
-                        .map {
-                            Self.checkedConversion($0.assumingMemoryBound(to: Refined.self).pointee, of: box.container)
-                        }
-                }
-            slot.clear()
-            if _slowPath(AtomicWord.loadSpareRelaxed(after: word) != 0) { releaseRetired() }
-            return found
-        #endif
-    }
-
-    /// `converted`, checked in debug builds to be `container` (see ``RuntimeShortcutCheck``).
-    @inlinable
-    @inline(__always)
-    static func checkedConversion<Refined, Owner>(_ converted: Refined, of container: Owner) -> Refined {
-        #if DEBUG
-            RuntimeShortcutCheck.conversion(converted, of: container as AnyObject)
-        #endif
-        return converted
-    }
-
-    /// Keeps `refined`, the container as `Refined`, in the container for the next reads (nothing in
-    /// the public-API build).
-    static func keep<Refined>(_ refined: Refined, of container: Container) {
-        #if !PublicAPIOnly
-            if let base = container as AnyObject as? DependencyContainer {
-                _ = ContainerConversions.add(refined, of: base, to: base.sharedInstances.conversions)
-            }
-        #endif
-    }
-}
-
-extension Injector.Box {
-    /// The list of conversions `container` keeps, or `nil` for a container type that does not derive
-    /// from ``DependencyContainer`` (always, in the public-API build).
-    static func conversions(of container: Container) -> UnsafeMutablePointer<Int>? {
-        #if PublicAPIOnly
-            return nil
-        #else
-            return (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
-        #endif
-    }
 }

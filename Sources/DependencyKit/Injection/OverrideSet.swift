@@ -45,81 +45,6 @@ package final class OverrideSet: ResolutionInterceptor {
         var bucket: Key { Key(container: container, type: type) }
     }
 
-    /// One override: which resolve of which container it answers, and how.
-    package final class Entry: Sendable {
-        enum Answer: Sendable {
-            case value(Placeholder)
-            /// Transforms the base, type-erased; `nil` when the base is not of the override's type.
-            case relative(@Sendable (Any) -> Any?)
-        }
-
-        enum Identity: Sendable, Equatable {
-            case pending
-            case resolve(String)
-            case refused
-        }
-
-        /// Later entries win; a relative entry builds on the ones before it.
-        let sequence = OverrideSet.nextSequence.add(1)
-        /// The resolve answered, or (name empty) the bucket a relative entry waits in.
-        let key: Key
-        let container: any AnyObject & Sendable
-        let valueType: any Any.Type
-        let answer: Answer
-        /// Calls the resolve a relative override selects, to find it on first use.
-        let selector: (@Sendable () -> Void)?
-        let description: String
-        private let state: Locked<(identity: Identity, answered: Bool)>
-
-        init(
-            key: Key, container: any AnyObject & Sendable, valueType: any Any.Type, answer: Answer,
-            description: String, selector: (@Sendable () -> Void)? = nil
-        ) {
-            (self.key, self.container, self.valueType, self.answer) = (key, container, valueType, answer)
-            (self.description, self.selector) = (description, selector)
-            state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false))
-        }
-
-        var identity: Identity { state.withLock { $0.identity } }
-        var hasAnswered: Bool { state.withLock { $0.answered } }
-        func settle(_ found: Identity) { state.withLock { $0.identity = found } }
-        func noteAnswered() { state.withLock { $0.answered = true } }
-    }
-
-    /// The entries of one scope, shared by the scope and its views: identified ones by resolve and
-    /// relative ones waiting for their first use by bucket, each list in ascending sequence.
-    final class Entries: Sendable {
-        struct Index {
-            var named: [Key: [Entry]] = [:]
-            var pending: [Key: [Entry]] = [:]
-        }
-
-        let index: Locked<Index>
-
-        init(_ index: Index) { self.index = Locked(index) }
-
-        /// Moves `entry`, now identified as `key`'s, from the waiting entries to the named ones.
-        func file(_ entry: Entry, under key: Key) {
-            index.withLock { index in
-                index.pending[key.bucket]?.removeAll { $0 === entry }
-                var list = index.named[key] ?? []
-                guard !list.contains(where: { $0 === entry }) else { return }
-                list.insert(entry, at: list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex)
-                index.named[key] = list
-            }
-        }
-
-        /// Takes a malformed entry out for good.
-        func drop(_ entry: Entry) {
-            index.withLock { index in
-                for key in index.named.keys { index.named[key]?.removeAll { $0 === entry } }
-                index.pending[entry.key.bucket]?.removeAll { $0 === entry }
-            }
-        }
-    }
-
-    private static let nextSequence = AtomicWord(0)
-
     let entries: Entries
     /// This set's serial number: what an `@Inject` holder keeps to know its value came from it.
     let serialNumber = SerialNumber.next()
@@ -143,6 +68,8 @@ package final class OverrideSet: ResolutionInterceptor {
     private let whenFreed: Release?
 
     /// The cached instances a scope owns, per container, and its relative overrides' answers.
+    /// `@unchecked Sendable` is sound: its tables are `Sendable`, and each `Answered` is read and written
+    /// only under ``holdings``'s lock.
     struct Holdings: @unchecked Sendable {
         var tables: [ObjectIdentifier: OwnedInstances] = [:]
         /// Per relative entry, its last answer and the base object it was made from.
@@ -175,51 +102,47 @@ package final class OverrideSet: ResolutionInterceptor {
     /// The moment an override scope's set is freed, which a task waits for: how the unused check learns
     /// that the tasks a test started are done with its overrides, without polling.
     package final class Release: Sendable {
-        private let state = Locked<(signaled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+        /// Whether the set was freed; whether the wait is over (freed, out of time or cancelled); the
+        /// waiting task, resumed with whether the set was freed.
+        private let state = Locked<(freed: Bool, over: Bool, waiter: CheckedContinuation<Bool, Never>?)>(
+            (false, false, nil))
 
         package init() {}
 
-        func signal() {
-            state.withLock { state in
-                state.signaled = true
+        func signal() { end(freed: true) }
+
+        /// Ends the wait: the first call resumes the waiting task, a later one changes nothing.
+        private func end(freed: Bool) {
+            state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                if freed { state.freed = true }
+                guard !state.over else { return nil }
+                state.over = true
                 defer { state.waiter = nil }
                 return state.waiter
-            }?.resume()
+            }?.resume(returning: freed)
         }
 
-        /// Waits until the set is freed, or at most `nanoseconds`.
+        /// Waits until the set is freed, or at most `nanoseconds`, or until the waiting task is cancelled.
         /// - Returns: Whether the set was freed.
         package func wait(atMost nanoseconds: UInt64) async -> Bool {
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await self.waitForSignal() }
-                group.addTask {
-                    // A deadline, not a poll: it decides nothing but when to stop waiting for a task that leaked.
-                    try? await Task.sleep(nanoseconds: nanoseconds)
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
+            // A deadline, not a poll: it decides nothing but when to stop waiting for a task that leaked.
+            // Detached, so that it holds none of the task's scopes.
+            let deadline = Task.detached {
+                try? await Task.sleep(nanoseconds: nanoseconds)
+                self.end(freed: false)
             }
-        }
-
-        /// Waits for ``signal()``; `false` when the waiting task is cancelled first.
-        private func waitForSignal() async -> Bool {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = state.withLock { state in
-                        if state.signaled || Task.isCancelled { return true }
+            defer { deadline.cancel() }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    let now = state.withLock { state -> Bool? in
+                        if state.over { return state.freed }
                         state.waiter = continuation
-                        return false
+                        return nil
                     }
-                    if now { continuation.resume() }
+                    if let now { continuation.resume(returning: now) }
                 }
-                return state.withLock { $0.signaled }
             } onCancel: {
-                state.withLock { state in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }?.resume()
+                deadline.cancel()
             }
         }
     }
@@ -232,8 +155,7 @@ package final class OverrideSet: ResolutionInterceptor {
         if probing {
             return OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes + [Locked(false)],
-                finding: finding.union([key.bucket]),
-                holdings: separately ? Locked(Holdings()) : holdings)
+                finding: finding.union([key.bucket]), holdings: separately ? Locked(Holdings()) : holdings)
         }
         return views.withLock { views in
             // Found, a view is returned as is: a dictionary write on every answer costs 10 %.
@@ -250,10 +172,7 @@ package final class OverrideSet: ResolutionInterceptor {
     package func hasRelativeOverride(of name: String, type: any Any.Type, container: ObjectIdentifier) -> Bool {
         let key = Key(container: container, type: ObjectIdentifier(type), name: name)
         // Every view of the scope counts: the base of a relative override is computed in the view below it.
-        let isRelative: (Entry) -> Bool = { entry in
-            guard case .relative = entry.answer else { return false }
-            return true
-        }
+        let isRelative: (Entry) -> Bool = { if case .relative = $0.answer { true } else { false } }
         return entries.index.withLock { index in
             (index.named[key] ?? []).contains(where: isRelative)
                 || (index.pending[key.bucket] ?? []).contains(where: isRelative)
@@ -283,11 +202,8 @@ package final class OverrideSet: ResolutionInterceptor {
         var index = outer?.entries.index.withLock { $0 } ?? Entries.Index()
         let recorded = overrides.compactMap { $0.entry(container) }
         for entry in recorded {
-            if entry.key.name.isEmpty {
-                index.pending[entry.key, default: []].append(entry)
-            } else {
-                index.named[entry.key, default: []].append(entry)
-            }
+            let list = entry.key.name.isEmpty ? \Entries.Index.pending : \.named
+            index[keyPath: list][entry.key, default: []].append(entry)
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
         return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
@@ -440,115 +356,5 @@ package final class OverrideSet: ResolutionInterceptor {
         entry.settle(.refused)
         entries.drop(entry)
         if let problem { OverrideProblem.report(problem) }
-    }
-}
-
-/// A value carried through a recording: a value override's value, or a relative override's base.
-///
-/// `@unchecked Sendable` is sound here: a base is only read in the task that made it, while that task
-/// waits for the closure it runs synchronously; a value override's value is `Sendable` itself.
-struct Placeholder: @unchecked Sendable {
-    let value: Any
-}
-
-/// Where a malformed override is reported: a test issue in the guarded test that declared it (the
-/// rest of the run goes on), else a stop with the message, since no test is there to fail.
-enum OverrideProblem {
-    static func report(_ message: String) {
-        guard Interception.test?.record("override: " + message, { message }) == true else { fatalError(message) }
-    }
-}
-
-/// Finds which resolve an override's closure (`{ $0.resolveClock() }`) calls, by running it with the
-/// diagnosed path switched on.
-///
-/// Every resolution the closure makes itself (not the ones nested inside them) is recorded. A value
-/// override answers each whose type fits with its value; a relative override answers the first, when it
-/// is of the override's type and container, with the resolve's base, and files its entry under that
-/// resolve before computing it, so resolutions nested in the base see it identified (and not in effect
-/// there). A closure must make exactly one resolution, of a container's resolve without arguments;
-/// anything else is reported naming what it called, and the override is left out.
-final class OverrideRecording: ResolutionInterceptor {
-    enum Mode: Sendable {
-        case value(Placeholder)
-        /// Answers with the base computed in a probe below the entry, made separately or sharing the set's instances.
-        case base(of: OverrideSet.Entry, in: OverrideSet, separately: Bool)
-    }
-
-    struct Call {
-        let name: String
-        let requestedType: any Any.Type
-        let container: (any DependencyContainer.Resolving)?
-        let containerType: any AnyObject.Type
-        let answer: Placeholder?
-        let isExact: Bool
-    }
-
-    private let type: any Any.Type
-    private let mode: Mode
-    /// The override scope around the closure: where a call it does not answer runs.
-    private let outer = Interception.current.overrides
-    private let calls = Locked<[Call]>([])
-
-    private init(type: any Any.Type, mode: Mode) {
-        (self.type, self.mode) = (type, mode)
-    }
-
-    /// Runs `selector` and returns the resolve it selected, its container and what it was answered with,
-    /// or `nil` once the problem is reported.
-    static func select(
-        _ type: any Any.Type, mode: Mode, describedAs description: String, selector: () -> Void
-    ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, answer: Placeholder, isExact: Bool)? {
-        let recording = OverrideRecording(type: type, mode: mode)
-        DiagnosticsWord.count(in: .overrideSet)
-        let diverted = divertNestedResolutions()
-        Interception.updating({ $0.overrides = recording }, operation: selector)
-        endDivertingNestedResolutions(diverted)
-        DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
-        let calls = recording.calls.withLock { $0 }
-        if let call = calls.first, calls.count == 1, !call.name.contains(":"), let container = call.container,
-            let answer = call.answer
-        {
-            let key = OverrideSet.Key(
-                container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
-            return (key, container, answer, call.isExact)
-        }
-        OverrideProblem.report(OverrideMessages.selection(calls, of: type, describedAs: description, mode: mode))
-        return nil
-    }
-
-    /// Records a resolution the closure made itself and answers it as the mode says; one it does not
-    /// answer runs as written, in the scope around the closure.
-    func answer<R, Failure: Error>(
-        _ name: String, of _: R.Type, container: AnyObject, next: () throws(Failure) -> R
-    ) throws(Failure) -> R? {
-        let isFirst = calls.withLock { $0.isEmpty }
-        var answer: R?
-        var isExact = true
-        switch mode {
-        case .value(let placeholder):
-            // Every call the value fits is answered, so a malformed closure runs no production code.
-            answer = placeholder.value as? R
-        case .base(let entry, let set, let separately):
-            if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
-                !name.contains(":")
-            {
-                let key = OverrideSet.Key(
-                    container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
-                entry.settle(.resolve(name))
-                set.entries.file(entry, under: key)
-                let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
-                answer = try Interception.outcome(overrides: probe, next).get()
-                // A separate probe's base is served only when it holds none of the probe's instances.
-                isExact = probe.probes.last?.withLock({ $0 }) != true && (!separately || probe.ownsNothing)
-            }
-        }
-        let call = Call(
-            name: name, requestedType: R.self, container: container as? any DependencyContainer.Resolving,
-            containerType: Swift.type(of: container), answer: answer.map { Placeholder(value: $0) },
-            isExact: isExact)
-        calls.withLock { $0.append(call) }
-        if let answer { return answer }
-        return try Interception.outcome(overrides: outer, next).get()
     }
 }

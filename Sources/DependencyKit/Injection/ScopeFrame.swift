@@ -151,12 +151,8 @@ package final class ScopeFrame: Sendable {
     @inline(__always)
     func container<Container>(as _: Container.Type) -> Container? {
         #if !PublicAPIOnly
-            if let kept = ContainerConversions.find(in: owner.sharedInstances.conversions, as: Container.self) {
-                let container = kept.assumingMemoryBound(to: Container.self).pointee
-                #if DEBUG
-                    RuntimeShortcutCheck.conversion(container, of: owner)
-                #endif
-                return container
+            if let kept = Self.kept(in: owner.sharedInstances.conversions, as: Container.self, of: owner) {
+                return kept
             }
         #endif
         return converting(to: Container.self)
@@ -251,7 +247,7 @@ package final class ScopeFrame: Sendable {
 }
 
 // The runtime shortcuts (Internal/RuntimeShortcuts.swift) a frame uses: the per-thread copy of the
-// scope chain (section 3) and the kept conversion it binds (section 4).
+// scope chain (section 3) and the kept conversions of a container (section 4).
 
 extension ScopeFrame {
     /// Runs `operation` with `frame` recorded in this thread's slot, for this task.
@@ -292,4 +288,21 @@ extension ScopeFrame {
             return .some(slot.frame)
         #endif
     }
+
+    #if !PublicAPIOnly
+        /// The copy of `owner` as `Converted` in `conversions`, the list `owner` keeps, checked in debug
+        /// builds to be `owner` (see ``RuntimeShortcutCheck``); `nil` when the list holds none.
+        @inlinable
+        @inline(__always)
+        static func kept<Converted, Owner>(
+            in conversions: UnsafeMutablePointer<Int>, as _: Converted.Type, of owner: Owner
+        ) -> Converted? {
+            guard let kept = ContainerConversions.find(in: conversions, as: Converted.self) else { return nil }
+            let converted = kept.assumingMemoryBound(to: Converted.self).pointee
+            #if DEBUG
+                RuntimeShortcutCheck.conversion(converted, of: owner as AnyObject)
+            #endif
+            return converted
+        }
+    #endif
 }

@@ -60,9 +60,8 @@ public func withDependencies<C: DependencyContainer, Declared, R>(
     _ more: DependencyContainer.Override<Declared>...,
     operation: () throws -> R
 ) rethrows -> R {
-    try withDependencies(container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init)) {
-        try operation()
-    }
+    try withDependencies(
+        container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init), operation: operation)
 }
 
 /// Runs the asynchronous `operation` with `container` in effect for the current task and its child
@@ -164,9 +163,7 @@ extension DependencyContainer {
         private let readsGlobalOnPurpose: Bool
 
         private init(frame: ScopeFrame?, overrides: OverrideSet?, readsGlobalOnPurpose: Bool = false) {
-            self.frame = frame
-            self.overrides = overrides
-            self.readsGlobalOnPurpose = readsGlobalOnPurpose
+            (self.frame, self.overrides, self.readsGlobalOnPurpose) = (frame, overrides, readsGlobalOnPurpose)
         }
 
         /// No scope: code run in it reads the global container, on purpose.

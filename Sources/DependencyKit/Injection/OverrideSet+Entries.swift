@@ -1,0 +1,79 @@
+// The overrides a scope holds: what one override answers, and the index a scope looks them up in.
+
+extension OverrideSet {
+    /// One override: which resolve of which container it answers, and how.
+    package final class Entry: Sendable {
+        enum Answer: Sendable {
+            case value(Placeholder)
+            /// Transforms the base, type-erased; `nil` when the base is not of the override's type.
+            case relative(@Sendable (Any) -> Any?)
+        }
+
+        enum Identity: Sendable, Equatable {
+            case pending
+            case resolve(String)
+            case refused
+        }
+
+        /// Later entries win; a relative entry builds on the ones before it.
+        let sequence = OverrideSet.nextSequence.add(1)
+        /// The resolve answered, or (name empty) the bucket a relative entry waits in.
+        let key: Key
+        let container: any AnyObject & Sendable
+        let valueType: any Any.Type
+        let answer: Answer
+        /// Calls the resolve a relative override selects, to find it on first use.
+        let selector: (@Sendable () -> Void)?
+        let description: String
+        private let state: Locked<(identity: Identity, answered: Bool)>
+
+        init(
+            key: Key, container: any AnyObject & Sendable, valueType: any Any.Type, answer: Answer,
+            description: String, selector: (@Sendable () -> Void)? = nil
+        ) {
+            (self.key, self.container, self.valueType, self.answer) = (key, container, valueType, answer)
+            (self.description, self.selector) = (description, selector)
+            state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false))
+        }
+
+        var identity: Identity { state.withLock { $0.identity } }
+        var hasAnswered: Bool { state.withLock { $0.answered } }
+        func settle(_ found: Identity) { state.withLock { $0.identity = found } }
+        func noteAnswered() { state.withLock { $0.answered = true } }
+    }
+
+    /// The entries of one scope, shared by the scope and its views: identified ones by resolve and
+    /// relative ones waiting for their first use by bucket, each list in ascending sequence.
+    final class Entries: Sendable {
+        struct Index {
+            var named: [Key: [Entry]] = [:]
+            var pending: [Key: [Entry]] = [:]
+        }
+
+        let index: Locked<Index>
+
+        init(_ index: Index) { self.index = Locked(index) }
+
+        /// Moves `entry`, now identified as `key`'s, from the waiting entries to the named ones.
+        func file(_ entry: Entry, under key: Key) {
+            index.withLock { index in
+                index.pending[key.bucket]?.removeAll { $0 === entry }
+                var list = index.named[key] ?? []
+                guard !list.contains(where: { $0 === entry }) else { return }
+                list.insert(entry, at: list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex)
+                index.named[key] = list
+            }
+        }
+
+        /// Takes a malformed entry out for good.
+        func drop(_ entry: Entry) {
+            index.withLock { index in
+                for key in index.named.keys { index.named[key]?.removeAll { $0 === entry } }
+                index.pending[entry.key.bucket]?.removeAll { $0 === entry }
+            }
+        }
+    }
+
+    /// The sequence of the next entry made, in any scope.
+    private static let nextSequence = AtomicWord(0)
+}
