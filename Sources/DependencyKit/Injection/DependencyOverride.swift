@@ -171,10 +171,8 @@ package func withDependencies<C: DependencyContainer, R>(
         guard let reportUnused, let whenFreed else { return result }
         // The scope's own reference goes first, so the set is freed when the last task holding it ends.
         set = nil
-        var leaked = false
-        if entries.contains(where: { !$0.hasAnswered }) {
-            leaked = await !whenFreed.wait(atMost: limit)
-        }
+        let leaked =
+            if entries.contains(where: { !$0.hasAnswered }) { await !whenFreed.wait(atMost: limit) } else { false }
         let leakNote =
             leaked
             ? " A task the test started still held its scope \(limit / 1_000_000) ms after the test returned, and "

@@ -121,8 +121,7 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     public init<Refined>(
         _ injector: Injector<Container>, as refined: Refined.Type, _ resolve: @escaping @Sendable (Refined) -> Value
     ) {
-        self.injector = injector
-        self.resolve = { container in
+        self.init(injector) { container in
             guard let refined = container as? Refined else {
                 fatalError(
                     "The container in effect, \(type(of: container as Any)), is not a \(Refined.self): install a "

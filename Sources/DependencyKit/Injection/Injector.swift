@@ -116,8 +116,9 @@ public final class Injector<Container: Sendable>: Sendable {
 
     deinit {
         // No reader is left: each held the injector. The retired boxes go with `state`.
-        let raw = installedBox.loadAcquire()
-        if raw != 0 { Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped).release() }
+        if let raw = UnsafeRawPointer(bitPattern: installedBox.loadAcquire()) {
+            Unmanaged<Box>.fromOpaque(raw).release()
+        }
     }
 
     /// The container in effect for the current task: the innermost scope's, else the global one.
@@ -262,35 +263,13 @@ public final class Injector<Container: Sendable>: Sendable {
         let candidate = state.withLock { $0.makeDefault }()
         Self.markInstalled(candidate)
         return state.withLock { _ in
-            let raw = installedBox.loadAcquire()
-            if raw == 0 {
+            guard let raw = UnsafeRawPointer(bitPattern: installedBox.loadAcquire()) else {
                 _ = installedBox.exchange(Int(bitPattern: Unmanaged.passRetained(Box(candidate)).toOpaque()))
                 return candidate
             }
             // Under the lock: the installed box is replaced only under it, so it is released after this retain.
-            return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!)._withUnsafeGuaranteedRef {
-                $0.container
-            }
+            return Unmanaged<Box>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.container }
         }
-    }
-
-    /// The innermost scoped container of this injector's type in the current task, if any.
-    ///
-    /// Inside a synchronous scope it walks the chain from this thread's slot, without the
-    /// task-local lookup (see ``ScopeFrame``); elsewhere from the task-local. Inlinable, so that it
-    /// is specialised for the container type instead of copying containers through value witnesses.
-    @inlinable
-    @inline(never)
-    func scopedContainerInlined() -> Container? {
-        ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)?.container
-    }
-
-    /// The innermost scoped container of this injector's type in the current task, if any, through the
-    /// task-local only.
-    package func scopedContainer() -> Container? {
-        // Borrowed: the binding that stored the head keeps it alive until it is popped, and it
-        // cannot be popped while this synchronous read runs in the task that sees it.
-        ScopeFrame.innermost(from: ScopeFrame.borrowedHead, serving: Container.self)?.container
     }
 }
 

@@ -88,17 +88,11 @@ extension OverrideSet {
     /// resolve. Overrides of a resolve that a later one of them answered are shadowed, said once however
     /// many there are; a malformed override was reported already.
     package static func unusedMessages(of entries: [Entry]) -> [String] {
-        var answered = Set<Key>()
-        for entry in entries where entry.hasAnswered {
-            if case .resolve(let name) = entry.identity {
-                answered.insert(Key(container: entry.key.container, type: entry.key.type, name: name))
-            }
-        }
+        let answered = Set(entries.compactMap { $0.hasAnswered ? $0.identifiedKey : nil })
         var said = Set<Key>()
         var messages: [String] = []
         for entry in entries where !entry.hasAnswered {
-            var key = entry.key
-            if case .resolve(let name) = entry.identity { key.name = name }
+            let key = entry.identifiedKey ?? entry.key
             guard said.insert(key).inserted else { continue }
             let count = entries.filter { other in
                 !other.hasAnswered && other.key.bucket == key.bucket

@@ -1,19 +1,3 @@
-/// A value carried through a recording: a value override's value, or a relative override's base.
-///
-/// `@unchecked Sendable` is sound here: a base is only read in the task that made it, while that task
-/// waits for the closure it runs synchronously; a value override's value is `Sendable` itself.
-struct Placeholder: @unchecked Sendable {
-    let value: Any
-}
-
-/// Where a malformed override is reported: a test issue in the guarded test that declared it (the
-/// rest of the run goes on), else a stop with the message, since no test is there to fail.
-enum OverrideProblem {
-    static func report(_ message: String) {
-        guard Interception.test?.record("override: " + message, { message }) == true else { fatalError(message) }
-    }
-}
-
 /// Finds which resolve an override's closure (`{ $0.resolveClock() }`) calls, by running it with the
 /// diagnosed path switched on.
 ///
@@ -91,7 +75,7 @@ final class OverrideRecording: ResolutionInterceptor {
                 let key = OverrideSet.Key(
                     container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
                 entry.settle(.resolve(name))
-                set.entries.file(entry, under: key)
+                set.entries.withLock { $0.file(entry, under: key) }
                 let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
                 answer = try Interception.outcome(overrides: probe, next).get()
                 // A separate probe's base is served only when it holds none of the probe's instances.
@@ -105,5 +89,21 @@ final class OverrideRecording: ResolutionInterceptor {
         calls.withLock { $0.append(call) }
         if let answer { return answer }
         return try Interception.outcome(overrides: outer, next).get()
+    }
+}
+
+/// A value carried through a recording: a value override's value, or a relative override's base.
+///
+/// `@unchecked Sendable` is sound here: a base is only read in the task that made it, while that task
+/// waits for the closure it runs synchronously; a value override's value is `Sendable` itself.
+struct Placeholder: @unchecked Sendable {
+    let value: Any
+}
+
+/// Where a malformed override is reported: a test issue in the guarded test that declared it (the
+/// rest of the run goes on), else a stop with the message, since no test is there to fail.
+enum OverrideProblem {
+    static func report(_ message: String) {
+        guard Interception.test?.record("override: " + message, { message }) == true else { fatalError(message) }
     }
 }

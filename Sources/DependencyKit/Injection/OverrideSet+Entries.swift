@@ -40,37 +40,33 @@ extension OverrideSet {
         var hasAnswered: Bool { state.withLock { $0.answered } }
         func settle(_ found: Identity) { state.withLock { $0.identity = found } }
         func noteAnswered() { state.withLock { $0.answered = true } }
+
+        /// The resolve this entry was identified as answering; `nil` while it waits, or once refused.
+        var identifiedKey: Key? {
+            guard case .resolve(let name) = identity else { return nil }
+            return Key(container: key.container, type: key.type, name: name)
+        }
     }
 
-    /// The entries of one scope, shared by the scope and its views: identified ones by resolve and
-    /// relative ones waiting for their first use by bucket, each list in ascending sequence.
-    final class Entries: Sendable {
-        struct Index {
-            var named: [Key: [Entry]] = [:]
-            var pending: [Key: [Entry]] = [:]
-        }
-
-        let index: Locked<Index>
-
-        init(_ index: Index) { self.index = Locked(index) }
+    /// The entries of one scope, shared (under a lock) by the scope and its views: identified ones by
+    /// resolve and relative ones waiting for their first use by bucket, each list in ascending sequence.
+    struct Entries {
+        var named: [Key: [Entry]] = [:]
+        var pending: [Key: [Entry]] = [:]
 
         /// Moves `entry`, now identified as `key`'s, from the waiting entries to the named ones.
-        func file(_ entry: Entry, under key: Key) {
-            index.withLock { index in
-                index.pending[key.bucket]?.removeAll { $0 === entry }
-                var list = index.named[key] ?? []
-                guard !list.contains(where: { $0 === entry }) else { return }
-                list.insert(entry, at: list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex)
-                index.named[key] = list
-            }
+        mutating func file(_ entry: Entry, under key: Key) {
+            pending[key.bucket]?.removeAll { $0 === entry }
+            var list = named[key] ?? []
+            guard !list.contains(where: { $0 === entry }) else { return }
+            list.insert(entry, at: list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex)
+            named[key] = list
         }
 
         /// Takes a malformed entry out for good.
-        func drop(_ entry: Entry) {
-            index.withLock { index in
-                for key in index.named.keys { index.named[key]?.removeAll { $0 === entry } }
-                index.pending[entry.key.bucket]?.removeAll { $0 === entry }
-            }
+        mutating func drop(_ entry: Entry) {
+            for key in named.keys { named[key]?.removeAll { $0 === entry } }
+            pending[entry.key.bucket]?.removeAll { $0 === entry }
         }
     }
 

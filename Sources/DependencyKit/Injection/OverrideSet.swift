@@ -45,7 +45,7 @@ package final class OverrideSet: ResolutionInterceptor {
         var bucket: Key { Key(container: container, type: type) }
     }
 
-    let entries: Entries
+    let entries: Locked<Entries>
     /// This set's serial number: what an `@Inject` holder keeps to know its value came from it.
     let serialNumber = SerialNumber.next()
     /// Per resolve, the sequence at and above which entries are not in effect in this view.
@@ -85,7 +85,7 @@ package final class OverrideSet: ResolutionInterceptor {
     }
 
     private init(
-        entries: Entries, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
+        entries: Locked<Entries>, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
         holdings: Locked<Holdings> = Locked(Holdings()), whenFreed: Release? = nil
     ) {
         (self.entries, self.ceilings, self.probes, self.finding, self.holdings, self.whenFreed) = (
@@ -173,7 +173,7 @@ package final class OverrideSet: ResolutionInterceptor {
         let key = Key(container: container, type: ObjectIdentifier(type), name: name)
         // Every view of the scope counts: the base of a relative override is computed in the view below it.
         let isRelative: (Entry) -> Bool = { if case .relative = $0.answer { true } else { false } }
-        return entries.index.withLock { index in
+        return entries.withLock { index in
             (index.named[key] ?? []).contains(where: isRelative)
                 || (index.pending[key.bucket] ?? []).contains(where: isRelative)
         }
@@ -199,14 +199,14 @@ package final class OverrideSet: ResolutionInterceptor {
     ) -> (set: OverrideSet?, entries: [Entry]) {
         let outer = current
         guard !overrides.isEmpty else { return (outer, []) }
-        var index = outer?.entries.index.withLock { $0 } ?? Entries.Index()
+        var index = outer?.entries.withLock { $0 } ?? Entries()
         let recorded = overrides.compactMap { $0.entry(container) }
         for entry in recorded {
-            let list = entry.key.name.isEmpty ? \Entries.Index.pending : \.named
+            let list = entry.key.name.isEmpty ? \Entries.pending : \.named
             index[keyPath: list][entry.key, default: []].append(entry)
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
-        return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
+        return (OverrideSet(entries: Locked(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
     }
 
     /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
@@ -259,7 +259,7 @@ package final class OverrideSet: ResolutionInterceptor {
     /// noted as answered, with the view below it.
     private func inEffect(_ key: Key) -> (Entry, OverrideSet)? {
         let ceiling = ceilings[key] ?? .max
-        let entry = entries.index.withLock { index -> Entry? in
+        let entry = entries.withLock { index -> Entry? in
             guard let list = index.named[key] else { return nil }
             // A binary search for the ceiling, then down past refused entries.
             var (low, high) = (0, list.count)
@@ -300,8 +300,7 @@ package final class OverrideSet: ResolutionInterceptor {
     private func answered<T>(_ entry: Entry, _ base: T, _ transform: () -> T?) -> T? {
         let value = base as Any
         guard type(of: value) is AnyObject.Type else { return transform() }
-        let object = value as AnyObject
-        let id = ObjectIdentifier(entry)
+        let (object, id) = (value as AnyObject, ObjectIdentifier(entry))
         let kept = holdings.withLock { holdings in holdings.answers[id].flatMap { $0.base === object ? $0 : nil } }
         if let kept { return (kept.answer ?? object) as? T }
         guard let made = transform() else { return nil }
@@ -320,7 +319,7 @@ package final class OverrideSet: ResolutionInterceptor {
     /// then, so none of its resolves is being built); one of a bucket being found on this chain only
     /// marks the probes.
     private func identifyPending(answering key: Key) -> (entry: Entry, base: Placeholder)? {
-        guard let waiting = entries.index.withLock({ $0.pending[key.bucket] }), !waiting.isEmpty else { return nil }
+        guard let waiting = entries.withLock({ $0.pending[key.bucket] }), !waiting.isEmpty else { return nil }
         if !probes.isEmpty, finding.contains(key.bucket) {
             for probe in probes { probe.withLock { $0 = true } }
             return nil
@@ -333,9 +332,9 @@ package final class OverrideSet: ResolutionInterceptor {
             switch entry.identity {
             case .resolve(let name):
                 // Identified in another scope that shares the entry: file it here too.
-                entries.file(entry, under: Key(container: key.container, type: key.type, name: name))
+                entries.withLock { $0.file(entry, under: Key(container: key.container, type: key.type, name: name)) }
             case .refused:
-                entries.drop(entry)
+                entries.withLock { $0.drop(entry) }
             case .pending:
                 guard let selector = entry.selector,
                     let selected = OverrideRecording.select(
@@ -354,7 +353,7 @@ package final class OverrideSet: ResolutionInterceptor {
     /// Takes a malformed entry out, reporting `problem` when there is one to report.
     private func refuse(_ entry: Entry, problem: String?) {
         entry.settle(.refused)
-        entries.drop(entry)
+        entries.withLock { $0.drop(entry) }
         if let problem { OverrideProblem.report(problem) }
     }
 }

@@ -98,9 +98,7 @@ package final class ScopeFrame: Sendable {
 
     /// Makes a frame that puts `owner` in effect inside the frames `parent` starts.
     package init(owner: DependencyContainer, parent: ScopeFrame?) {
-        self.owner = owner
-        self.parent = parent
-        self.isRoot = false
+        (self.owner, self.parent, isRoot) = (owner, parent, false)
         let ownerClass = ObjectIdentifier(type(of: owner))
         self.outerOfOtherClass = parent.flatMap {
             ObjectIdentifier(type(of: $0.owner)) == ownerClass && !$0.isRoot ? $0.outerOfOtherClass : $0
@@ -110,10 +108,7 @@ package final class ScopeFrame: Sendable {
 
     /// The root: not counted, and never matched.
     private init() {
-        owner = DependencyContainer()
-        parent = nil
-        outerOfOtherClass = nil
-        isRoot = true
+        (owner, parent, outerOfOtherClass, isRoot) = (DependencyContainer(), nil, nil, true)
     }
 
     deinit {
@@ -128,11 +123,9 @@ package final class ScopeFrame: Sendable {
     /// - Returns: Ends the process-wide scope, putting back the one in effect before.
     package static func bindProcessWide(_ container: DependencyContainer) -> @Sendable () -> Void {
         let outer = processWide.loadAcquire()
-        let parent =
-            outer == 0
-            ? nil
-            : Unmanaged<ScopeFrame>.fromOpaque(UnsafeRawPointer(bitPattern: outer)!)
-                .takeUnretainedValue()
+        let parent = UnsafeRawPointer(bitPattern: outer).map {
+            Unmanaged<ScopeFrame>.fromOpaque($0).takeUnretainedValue()
+        }
         let frame = ScopeFrame(owner: container, parent: parent)
         keptProcessWide.withLock { $0.append(frame) }
         processWide.storeRelease(Int(bitPattern: address(of: frame)))
@@ -244,6 +237,29 @@ package final class ScopeFrame: Sendable {
     @inlinable
     @inline(__always)
     static var borrowedInnermost: UnsafeRawPointer? { shortcut ?? borrowedHead }
+}
+
+// How an injector reads the chain: the scoped half of `Injector.current`.
+
+extension Injector {
+    /// The innermost scoped container of this injector's type in the current task, if any.
+    ///
+    /// Inside a synchronous scope it walks the chain from this thread's slot, without the
+    /// task-local lookup (see ``ScopeFrame``); elsewhere from the task-local. Inlinable, so that it
+    /// is specialised for the container type instead of copying containers through value witnesses.
+    @inlinable
+    @inline(never)
+    func scopedContainerInlined() -> Container? {
+        ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)?.container
+    }
+
+    /// The innermost scoped container of this injector's type in the current task, if any, through the
+    /// task-local only.
+    package func scopedContainer() -> Container? {
+        // Borrowed: the binding that stored the head keeps it alive until it is popped, and it
+        // cannot be popped while this synchronous read runs in the task that sees it.
+        ScopeFrame.innermost(from: ScopeFrame.borrowedHead, serving: Container.self)?.container
+    }
 }
 
 // The runtime shortcuts (Internal/RuntimeShortcuts.swift) a frame uses: the per-thread copy of the

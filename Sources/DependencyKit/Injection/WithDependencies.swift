@@ -210,9 +210,7 @@ extension DependencyContainer {
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
                 return try ScopeFrame.bind(frame, operation: operation)
             }
-            return try OverrideSet.bind(overrides) {
-                try ScopeFrame.bind(frame, operation: operation)
-            }
+            return try OverrideSet.bind(overrides) { try ScopeFrame.bind(frame, operation: operation) }
         }
 
         /// Runs the asynchronous `operation` with the captured scopes in effect.
