@@ -44,10 +44,15 @@ let package = Package(
             dependencies: ["DependencyKit", "DependencyKitTesting", "AppCore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HTTPServiceKitTests", dependencies: ["HTTPServiceKit"], swiftSettings: swiftSettings),
+        // What the tests of HTTPServiceKit and AppCore share: threads a test joins, a hang guard.
+        .target(
+            name: "TestSupport", dependencies: ["HTTPServiceKit"], path: "Tests/TestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPServiceKitTests", dependencies: ["HTTPServiceKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AppCoreTests",
-            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting"],
+            dependencies: ["AppCore", "DependencyKit", "DependencyKitTesting", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         // The code samples of the DocC articles; Scripts/check-snippets.py keeps the articles in sync.

@@ -21,35 +21,12 @@ set -euo pipefail
 package_path=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 holders=${2:-10000}
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/Sources/MeasureInjectHolders" "$work/Sources/HeapInUse/include"
-cat > "$work/Sources/HeapInUse/include/HeapInUse.h" <<'HEADER'
-#include <malloc.h>
-/// The heap bytes in use, from glibc's allocator statistics.
-static inline long heap_in_use(void) { return (long)mallinfo2().uordblks; }
-HEADER
-touch "$work/Sources/HeapInUse/HeapInUse.c"
-cat > "$work/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "MeasureInjectHolders",
-    dependencies: [.package(path: "$package_path")],
-    targets: [
-        .target(name: "HeapInUse"),
-        .executableTarget(
-            name: "MeasureInjectHolders",
-            dependencies: ["HeapInUse", .product(name: "DependencyKit", package: "$(basename "$package_path")")]
-        ),
-    ]
-)
-MANIFEST
+. "$(dirname "$0")/heap-probe.sh"
+heap_probe MeasureInjectHolders "$package_path"
 cat > "$work/Sources/MeasureInjectHolders/main.swift" <<'SOURCE'
 import DependencyKit
 import Glibc
-import HeapInUse
+import Heap
 
 nonisolated(unsafe) var released = 0
 
@@ -77,7 +54,7 @@ struct LedgerViewModel {
     @Inject(ledgerInjector, { $0.resolveTitle() }) var title
 }
 
-func heapInUse() -> Int { heap_in_use() }
+func heapInUse() -> Int { Int(heap_in_use()) }
 
 /// Keeps `value` alive and opaque to the optimiser.
 @_optimize(none)
@@ -116,7 +93,7 @@ print("  \((after - before) / count) B kept per holder, \(released) of \(count) 
 withExtendedLifetime(holders) {}
 SOURCE
 
-swift build -c release --package-path "$work" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+heap_probe_build
 "$work/.build/release/MeasureInjectHolders" "$holders"
 
 command -v valgrind >/dev/null || exit 0

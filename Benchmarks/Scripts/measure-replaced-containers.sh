@@ -16,38 +16,8 @@ set -euo pipefail
 package_path=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 installs=${2:-20000}
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/Sources/MeasureReplacedContainers" "$work/Sources/Heap/include"
-cat > "$work/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "MeasureReplacedContainers",
-    dependencies: [.package(path: "$package_path")],
-    targets: [
-        .target(name: "Heap"),
-        .executableTarget(
-            name: "MeasureReplacedContainers",
-            dependencies: ["Heap", .product(name: "DependencyKit", package: "$(basename "$package_path")")]
-        )
-    ]
-)
-MANIFEST
-# Swift's Glibc module does not import <malloc.h>: the heap's size comes from a C function.
-cat > "$work/Sources/Heap/include/Heap.h" <<'SOURCE'
-#include <stddef.h>
-size_t heap_in_use(void);
-SOURCE
-cat > "$work/Sources/Heap/Heap.c" <<'SOURCE'
-#include <malloc.h>
-#include "Heap.h"
-size_t heap_in_use(void) {
-    struct mallinfo2 info = mallinfo2();
-    return info.uordblks + info.hblkhd;
-}
-SOURCE
+. "$(dirname "$0")/heap-probe.sh"
+heap_probe MeasureReplacedContainers "$package_path"
 cat > "$work/Sources/MeasureReplacedContainers/main.swift" <<'SOURCE'
 import DependencyKit
 import Heap
@@ -93,5 +63,5 @@ let after = heapInUse()
 print("\(installs) installs: \((after - before) / installs) B kept per install, \(freed) of \(installs) shared instances freed")
 SOURCE
 
-swift build -c release --package-path "$work" >/dev/null 2>&1 || swift build -c release --package-path "$work"
+heap_probe_build
 "$work/.build/release/MeasureReplacedContainers" "$installs"

@@ -1,5 +1,6 @@
 import DependencyKit
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AppCore

@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import HTTPServiceKit
+internal import HTTPServiceKit
 
 /// Runs `body` in a task of its own and waits for it at most `limit`.
 ///
@@ -9,7 +8,7 @@ import Foundation
 /// passed first; the work is then cancelled and left behind (it cannot be joined, since it does
 /// not end), and the caller records the failure and goes on, so one hung call fails its test
 /// instead of stopping the suite.
-func endsWithin<Value: Sendable>(
+package func endsWithin<Value: Sendable>(
     _ limit: Duration,
     _ body: @escaping @Sendable () async -> Value
 ) async -> Value? {
@@ -26,7 +25,7 @@ func endsWithin<Value: Sendable>(
 }
 
 /// A value delivered once to one waiter; later deliveries are ignored.
-final class OnceResumed<Value: Sendable>: Sendable {
+package final class OnceResumed<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var delivered = false
@@ -36,7 +35,7 @@ final class OnceResumed<Value: Sendable>: Sendable {
     private let state = Lock(State())
 
     /// Delivers `value` unless one was delivered already.
-    func resume(with value: Value) {
+    package func resume(with value: Value) {
         let waiter: CheckedContinuation<Value, Never>? = state.withLock { state in
             guard !state.delivered else { return nil }
             state.delivered = true
@@ -51,7 +50,7 @@ final class OnceResumed<Value: Sendable>: Sendable {
     }
 
     /// The delivered value, waiting for it if it has not come yet. Called at most once.
-    func wait() async -> Value {
+    package func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let ready: Value? = state.withLock { state in
                 guard state.delivered, let value = state.value else {

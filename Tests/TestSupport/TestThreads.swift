@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
-@testable import AppCore
+internal import HTTPServiceKit
+package import Testing
 
 /// The threads a test helper starts, so that the helper can wait for every one of them to end.
 ///
@@ -9,7 +8,7 @@ import Testing
 /// runs the test's body, then asks the threads to stop and waits for them, on every path out of
 /// the body. The wait is bounded by a hang guard; a thread still running after it is a test issue
 /// naming the helper, and the suite goes on.
-final class ThreadGroup: Sendable {
+package final class ThreadGroup: Sendable {
     private struct State {
         var running = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -19,15 +18,15 @@ final class ThreadGroup: Sendable {
     private let state = Lock(State())
 
     /// - Parameter name: Names the threads, in their thread names and in the issue a hung one records.
-    init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 
     /// How many threads of the group are running.
-    var running: Int { state.withLock { $0.running } }
+    package var running: Int { state.withLock { $0.running } }
 
     /// Starts `body` on a new thread of the group.
-    func start(_ body: @escaping @Sendable () -> Void) {
+    package func start(_ body: @escaping @Sendable () -> Void) {
         state.withLock { $0.running += 1 }
         let thread = Thread { [self] in
             body()
@@ -44,7 +43,7 @@ final class ThreadGroup: Sendable {
     }
 
     /// Waits until every thread of the group has ended, at most `limit`; records an issue if one has not.
-    func join(within limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func join(within limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async {
         let ended = await endsWithin(limit) {
             await self.allEnded()
             return true
@@ -73,7 +72,7 @@ final class ThreadGroup: Sendable {
 /// end, whether `body` returns or throws.
 ///
 /// `loop` receives a `shouldStop` function and must return soon after it answers `true`.
-func withThread<Value>(
+package func withThread<Value>(
     _ loop: @escaping @Sendable (_ shouldStop: @Sendable () -> Bool) -> Void,
     _ body: () async throws -> Value
 ) async throws -> Value {
