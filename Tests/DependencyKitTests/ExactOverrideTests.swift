@@ -524,3 +524,67 @@ actor AsyncGate {
         #expect(reported.withLock { $0 }.first?.contains("relative override of a String") == true)
     }
 }
+
+// A server's app container and the container a request makes of its own, which re-implements the
+// request's user instead of forwarding it: a test's override of the app's resolve never reaches it.
+class RequestNotesApp: DependencyContainer, @unchecked Sendable {
+    func resolveUser() -> String { fresh { "anonymous" } }
+    func resolveGreeting() -> String { fresh { "Hello, " + resolveUser() } }
+}
+
+final class RequestNotesRequest: RequestNotesApp, @unchecked Sendable {
+    let user: String
+    init(user: String) { self.user = user }
+    override func resolveUser() -> String { fresh { user } }
+}
+
+let requestNotesInjector = Injector<RequestNotesApp> { RequestNotesApp() }
+
+@Suite struct UnusedOverrideOnAnotherContainerTests {
+    /// What the middleware does with a request's own container, under a test's override of the app's resolve.
+    private func greetings(_ count: Int, reported: Locked<[String]>) async -> [String] {
+        await withDependencies(
+            RequestNotesApp(), overriding: [.override({ $0.resolveUser() }, with: "ada")],
+            reportingUnused: { message in reported.withLock { $0.append(message) } },
+            operation: { () async -> [String] in
+                await withTaskGroup(of: String.self) { group in
+                    for index in 0..<count {
+                        group.addTask {
+                            await withDependencies(RequestNotesRequest(user: "user \(index)")) { () async -> String in
+                                requestNotesInjector.dependencies.resolveGreeting()
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+        )
+    }
+
+    @Test func theUnusedMessageNamesTheRequestContainerTheCodeResolvedOn() async {
+        let reported = Locked<[String]>([])
+        let greetings = await greetings(200, reported: reported)
+        // Each request got its own user: the override did not reach them, and nothing crossed.
+        #expect(Set(greetings) == Set((0..<200).map { "Hello, user \($0)" }))
+        let messages = reported.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(
+            messages.first?.contains("overrides resolveUser() of RequestNotesApp, but nothing resolved it there")
+                == true)
+        #expect(messages.first?.contains("resolved resolveUser() on a RequestNotesRequest") == true)
+        #expect(messages.first?.contains("the test no longer exercises") == false)
+    }
+
+    @Test func anotherContainerOfTheSameClassIsNamedAsAnother() async {
+        let reported = Locked<[String]>([])
+        let greeting = await withDependencies(
+            RequestNotesApp(), overriding: [.override({ $0.resolveUser() }, with: "ada")],
+            reportingUnused: { message in reported.withLock { $0.append(message) } },
+            operation: { () async -> String in RequestNotesApp().resolveGreeting() }
+        )
+        #expect(greeting == "Hello, anonymous")
+        let messages = reported.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("on another RequestNotesApp than the one it was made for") == true)
+    }
+}

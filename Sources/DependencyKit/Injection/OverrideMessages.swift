@@ -68,6 +68,17 @@ enum OverrideMessages {
         switch entry.identity {
         case .refused: return nil
         case .resolve(let name):
+            if let other = entry.resolvedElsewhere {
+                let which = other == container ? "another \(other) than the one it was made for" : "a \(other)"
+                return """
+                    This test overrides \(name) of \(container), but nothing resolved it there: the code resolved \
+                    \(name) on \(which), and an override reaches only the container it was made for. If the code \
+                    makes that container itself (a request's own container), make the override for it, or have its \
+                    \(name) forward to the container the test overrides; or put the request's values in effect with \
+                    a per-request override on the app's container (the Server Apps article), which the test's \
+                    overrides reach.
+                    """
+            }
             return """
                 This test overrides \(name) of \(container), but nothing resolved it: the test no longer \
                 exercises what it fakes. Remove the override, or reach the code under test through the \

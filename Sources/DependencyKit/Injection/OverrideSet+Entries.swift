@@ -25,7 +25,7 @@ extension OverrideSet {
         /// Calls the resolve a relative override selects, to find it on first use.
         let selector: (@Sendable () -> Void)?
         let description: String
-        private let state: Locked<(identity: Identity, answered: Bool)>
+        private let state: Locked<(identity: Identity, answered: Bool, elsewhere: (any AnyObject.Type)?)>
 
         init(
             key: Key, container: any AnyObject & Sendable, valueType: any Any.Type, answer: Answer,
@@ -33,13 +33,16 @@ extension OverrideSet {
         ) {
             (self.key, self.container, self.valueType, self.answer) = (key, container, valueType, answer)
             (self.description, self.selector) = (description, selector)
-            state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false))
+            state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false, nil))
         }
 
         var identity: Identity { state.withLock { $0.identity } }
         var hasAnswered: Bool { state.withLock { $0.answered } }
         func settle(_ found: Identity) { state.withLock { $0.identity = found } }
         func noteAnswered() { state.withLock { $0.answered = true } }
+        /// The class of the last other container the code resolved this entry's resolve on, if any.
+        var resolvedElsewhere: (any AnyObject.Type)? { state.withLock { $0.elsewhere } }
+        func noteResolved(on other: AnyObject) { state.withLock { $0.elsewhere = type(of: other) } }
 
         /// The resolve this entry was identified as answering; `nil` while it waits, or once refused.
         var identifiedKey: Key? {

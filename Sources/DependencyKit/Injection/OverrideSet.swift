@@ -66,6 +66,9 @@ package final class OverrideSet: ResolutionInterceptor {
     /// Told when this set is freed: the scope's last holder (the scope itself, a task that inherited it)
     /// let it go. Only a scope's own set has one; views are freed with it.
     private let whenFreed: Release?
+    /// Whether a miss is noted on the overrides of the same resolve of another container: only in a scope
+    /// that reports its unused overrides (a test's), and its views.
+    private let notesMisses: Bool
 
     /// The cached instances a scope owns, per container, and its relative overrides' answers.
     /// `@unchecked Sendable` is sound: its tables are `Sendable`, and each `Answered` is read and written
@@ -86,11 +89,12 @@ package final class OverrideSet: ResolutionInterceptor {
 
     private init(
         entries: Locked<Entries>, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
-        holdings: Locked<Holdings> = Locked(Holdings()), whenFreed: Release? = nil
+        holdings: Locked<Holdings> = Locked(Holdings()), whenFreed: Release? = nil, notesMisses: Bool = false
     ) {
         (self.entries, self.ceilings, self.probes, self.finding, self.holdings, self.whenFreed) = (
             entries, ceilings, probes, finding, holdings, whenFreed
         )
+        self.notesMisses = notesMisses || whenFreed != nil
         DiagnosticsWord.count(in: .overrideSet)
     }
 
@@ -155,13 +159,15 @@ package final class OverrideSet: ResolutionInterceptor {
         if probing {
             return OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes + [Locked(false)],
-                finding: finding.union([key.bucket]), holdings: separately ? Locked(Holdings()) : holdings)
+                finding: finding.union([key.bucket]), holdings: separately ? Locked(Holdings()) : holdings,
+                notesMisses: notesMisses)
         }
         return views.withLock { views in
             // Found, a view is returned as is: a dictionary write on every answer costs 10 %.
             if let made = views[key]?[sequence] { return made }
             let made = OverrideSet(
-                entries: entries, ceilings: ceilings, probes: probes, finding: finding, holdings: holdings)
+                entries: entries, ceilings: ceilings, probes: probes, finding: finding, holdings: holdings,
+                notesMisses: notesMisses)
             views[key, default: [:]][sequence] = made
             return made
         }
@@ -233,7 +239,7 @@ package final class OverrideSet: ResolutionInterceptor {
     ) throws(Failure) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
-        guard let (entry, below) = inEffect(key) else { return nil }
+        guard let (entry, below) = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
         var base = found?.entry === entry ? found?.base.value as? T : nil
         if base == nil { base = try Interception.outcome(overrides: below, next).get() }
@@ -248,7 +254,7 @@ package final class OverrideSet: ResolutionInterceptor {
     ) async throws(Failure) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
-        guard let (entry, below) = inEffect(key) else { return nil }
+        guard let (entry, below) = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
         var base = found?.entry === entry ? found?.base.value as? T : nil
         if base == nil { base = try await Interception.outcome(overrides: below, isolation: isolation, next).get() }
@@ -257,7 +263,7 @@ package final class OverrideSet: ResolutionInterceptor {
 
     /// The entry that answers `key` in this view — the latest identified one below the view's ceiling —
     /// noted as answered, with the view below it.
-    private func inEffect(_ key: Key) -> (Entry, OverrideSet)? {
+    private func inEffect(_ key: Key, of container: AnyObject) -> (Entry, OverrideSet)? {
         let ceiling = ceilings[key] ?? .max
         let entry = entries.withLock { index -> Entry? in
             guard let list = index.named[key] else { return nil }
@@ -269,13 +275,26 @@ package final class OverrideSet: ResolutionInterceptor {
             }
             return list[..<low].last { $0.identity != .refused }
         }
-        guard let entry else { return nil }
+        guard let entry else {
+            if notesMisses { noteResolvedElsewhere(key, on: container) }
+            return nil
+        }
         entry.noteAnswered()
         return (entry, view(below: entry.sequence, for: key))
     }
 
     /// The entry's answer — its value, or its transform of `base` run in the view `below` it — or `nil`
     /// with the entry refused and the mismatch reported when the answer is not a `T`.
+    /// Tells the overrides of `key`'s resolve made for another container that the code resolved it on
+    /// `container`, which they do not reach: the unused-override message names it.
+    private func noteResolvedElsewhere(_ key: Key, on container: AnyObject) {
+        let missed = entries.withLock { entries in
+            entries.named.filter { $0.key.name == key.name && $0.key.type == key.type && $0.key != key }.values
+                .joined()
+        }
+        for entry in missed { entry.noteResolved(on: container) }
+    }
+
     private func finish<T>(_ entry: Entry, _ key: Key, _ container: AnyObject, base: T?, in below: OverrideSet? = nil)
         -> T?
     {
