@@ -1,3 +1,5 @@
+internal import _DependencyKitShims
+
 /// Who is creating which ``OnceCell``'s value, and which thread waits for which cell, so that
 /// threads waiting for each other in a circle stop with a message instead of hanging, while a
 /// thread that waits for a creation that is only slow waits.
@@ -26,9 +28,6 @@ package enum CreationWaits {
     }
 
     private static let graph = Locked(Graph())
-
-    /// An identifier of the calling thread, unique among live threads.
-    package static var currentThread: UInt { PlatformLock.currentThread }
 
     /// Records that the creation of `cell`'s value is over; call it, if anyone waited for the
     /// creation, while the cell's state leaves "creating", so that no walk follows a creator that
@@ -108,12 +107,12 @@ package enum CreationWaits {
         if let report = longWaitReporter {
             report(message)
         } else {
-            PlatformLock.writeToStandardError("DependencyKit: " + message + "\n")
+            dk_write_standard_error("DependencyKit: " + message + "\n")
         }
     }
 
     /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
-    static func monotonicMilliseconds() -> Int { PlatformLock.monotonicMilliseconds() }
+    static func monotonicMilliseconds() -> Int { Int(dk_monotonic_nanoseconds() / 1_000_000) }
 
     /// The report of a thread that has waited long for `description`.
     package static func longWaitMessage(_ description: String, waitedMilliseconds: Int) -> String {

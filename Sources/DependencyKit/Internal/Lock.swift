@@ -34,6 +34,7 @@ internal import _DependencyKitShims
 /// owner calls from `deinit`; it is a value only so that the owner keeps one stored property. A
 /// failing lock call is a broken invariant of this module, so it stops the process, with its
 /// message, in every build.
+@usableFromInline
 struct PlatformLock {
     #if os(Windows)
         private let mutex: UnsafeMutablePointer<SRWLOCK>
@@ -85,6 +86,7 @@ struct PlatformLock {
         #endif
     }
 
+    @usableFromInline
     func lock() {
         #if os(Windows)
             AcquireSRWLockExclusive(mutex)
@@ -94,6 +96,7 @@ struct PlatformLock {
         #endif
     }
 
+    @usableFromInline
     func unlock() {
         #if os(Windows)
             ReleaseSRWLockExclusive(mutex)
@@ -152,22 +155,6 @@ struct PlatformLock {
         #else
             1
         #endif
-    }
-
-    /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
-    static func monotonicMilliseconds() -> Int { Int(dk_monotonic_nanoseconds() / 1_000_000) }
-
-    /// Writes `text` to the process's standard error, unbuffered.
-    static func writeToStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            #if os(Windows)
-                _ = _write(2, base, UInt32(bytes.count))
-            #else
-                _ = write(2, base, bytes.count)
-            #endif
-        }
     }
 
     #if !os(Windows) && _runtime(_multithreaded)
