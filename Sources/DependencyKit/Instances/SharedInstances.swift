@@ -252,6 +252,14 @@ struct WeakReference {
 
     @usableFromInline
     init(object: AnyObject?) { self.object = object }
+
+    /// A weak reference to `instance`, which must be a class instance: a value would be made again on
+    /// every resolve, so any other stops the process with `message` followed by the value's type.
+    @usableFromInline
+    init(holding instance: Any, orStop message: @autoclosure () -> String) {
+        guard type(of: instance) is AnyObject.Type else { fatalError(message() + "\(type(of: instance))") }
+        object = instance as AnyObject
+    }
 }
 
 #if !PublicAPIOnly

@@ -101,28 +101,17 @@ extension DependencyContainer {
     ) rethrows -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .weak)
         return try withCachedResolution(name, of: T.self, lifetime: .weakShared, container: self) { diagnosed in
-            let weaklyHeld = { () throws -> (store: WeakReference, result: T) in
+            let owned = diagnosed && DiagnosticsWord.mayHaveOverrideSets ? instancesOwnedByScope() : nil
+            return try (owned?.table ?? sharedInstances).cell(for: key) { OnceCell<WeakReference>() }.value(
+                describedBy: { Self.describe(T.self, name: name, key: key) }, read: { $0.object as? T }
+            ) {
                 let instance = try make()
-                if !(type(of: instance as Any) is AnyObject.Type) {
-                    fatalError(
-                        "weakShared needs a class instance, but \(name) returned a value of type "
-                            + "\(type(of: instance as Any))"
-                    )
-                }
-                return (WeakReference(object: instance as AnyObject), instance)
-            }
-            let table: SharedInstances
-            if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
-                table = owned.table
-            } else {
-                table = sharedInstances
-            }
-            return try table.cell(for: key) { OnceCell<WeakReference>() }
-                .value(
-                    describedBy: { Self.describe(T.self, name: name, key: key) },
-                    read: { $0.object as? T },
-                    make: weaklyHeld
+                return (
+                    WeakReference(
+                        holding: instance,
+                        orStop: "weakShared needs a class instance, but \(name) returned a value of type "), instance
                 )
+            }
         }
     }
 

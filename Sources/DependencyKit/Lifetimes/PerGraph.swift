@@ -42,8 +42,8 @@ extension DependencyContainer {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
         return try withCachedResolution(name, of: T.self, lifetime: .perGraph, container: self) { diagnosed in
             // Inside an override scope, the scope's instances are keyed apart from the container's.
-            var owner: AnyObject = self
-            if diagnosed, DiagnosticsWord.mayHaveOverrideSets, let owned = instancesOwnedByScope() { owner = owned }
+            let owner: AnyObject =
+                (diagnosed && DiagnosticsWord.mayHaveOverrideSets ? instancesOwnedByScope() : nil) ?? self
             return try GraphFrame.forCurrentResolution.cell(for: key, in: owner) { OnceCell<T>() }
                 .value(describedBy: { Self.describePerGraph(T.self, name: name, key: key) }, make: make)
         }

@@ -51,7 +51,7 @@ public final class DependencyRegistry: Sendable {
             /// An instance made on first resolve, exactly once (see `register(_:tag:lazyInstance:)`).
             case lazyInstance(OnceCell<any Sendable>, @Sendable () throws -> any Sendable)
             /// An instance held weakly, made again once gone (see `register(_:tag:weakInstance:)`).
-            case weakInstance(OnceCell<WeakReference>, @Sendable () throws -> AnyObject)
+            case weakInstance(OnceCell<WeakReference>, @Sendable () throws -> any Sendable)
         }
 
         let source: Source
@@ -84,13 +84,13 @@ public final class DependencyRegistry: Sendable {
                     return try cell.value(describedBy: { "the lazy instance registered as \(name)" }, make: make)
                 case .weakInstance(let cell, let make):
                     return try cell.value(
-                        describedBy: { "the weak instance registered as \(name)" },
-                        read: { $0.object },
-                        make: {
-                            let made = try make()
-                            return (WeakReference(object: made), made)
-                        }
-                    )
+                        describedBy: { "the weak instance registered as \(name)" }, read: { $0.object }
+                    ) {
+                        let made = try make()
+                        let message =
+                            "register(_:weakInstance:) needs a class instance, but the one for \(typeName) is a "
+                        return (WeakReference(holding: made, orStop: message), made as AnyObject)
+                    }
                 }
             } catch let error as Error {
                 throw error
