@@ -145,31 +145,22 @@ package final class OnceCell<Value>: @unchecked Sendable {
         creations &+= 1
         mutex.unlock()
 
-        var created = false
+        // `nil` if `make` throws: the cell goes back to empty. Either way the creation ends, and its
+        // waiters, if it had any, are woken and unregistered.
+        var stored: Value?
         defer {
-            if !created {
-                mutex.lock()
-                state = .empty
-                endCreation(of: cell)
-                mutex.unlock()
+            mutex.lock()
+            state = stored.map(State.ready) ?? .empty
+            if waitedFor {
+                waitedFor = false
+                CreationWaits.ended(cell)
+                mutex.broadcast()
             }
+            mutex.unlock()
         }
         let made = try make()
-        mutex.lock()
-        state = .ready(made.store)
-        endCreation(of: cell)
-        mutex.unlock()
-        created = true
+        stored = made.store
         return made.result
-    }
-
-    /// Ends a creation, under the lock: wakes and unregisters its waiters, if it had any.
-    private func endCreation(of cell: ObjectIdentifier) {
-        if waitedFor {
-            waitedFor = false
-            CreationWaits.ended(cell)
-            mutex.broadcast()
-        }
     }
 }
 
