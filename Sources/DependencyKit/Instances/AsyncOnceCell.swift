@@ -126,7 +126,7 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         return value
     }
 
-    /// Suspends until the creation under way ends or the task is cancelled (if `cancellable`);
+    /// Suspends until the creation under way ends or, if `cancellable`, the task is cancelled;
     /// reports the wait if it outlasts the wait limit.
     private func wait(
         _ id: Int,
@@ -135,33 +135,32 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)?
     ) async -> Outcome {
         let watchdog = watch(id, describedBy: description)
-        defer { watchdog.cancel() }
-        guard cancellable else { return await suspend(id, isolation: isolation) }
-        defer { state.withLock { _ = $0.cancelledEarly.remove(id) } }
+        defer {
+            watchdog.cancel()
+            state.withLock { _ = $0.cancelledEarly.remove(id) }
+        }
         return await withTaskCancellationHandler(
-            operation: { await suspend(id, isolation: isolation) },
-            onCancel: { cancel(id) },
+            operation: {
+                await withCheckedContinuation(isolation: isolation) { continuation in
+                    let immediate: Outcome? = state.withLock { state in
+                        if state.cancelledEarly.remove(id) != nil { return .cancelled }
+                        switch state.phase {
+                        case .creating(var waiters):
+                            waiters[id] = continuation
+                            state.phase = .creating(waiters: waiters)
+                            return nil
+                        case .ready(let value):
+                            return .value(value)
+                        case .empty:
+                            return .retry
+                        }
+                    }
+                    if let immediate { continuation.resume(returning: immediate) }
+                }
+            },
+            onCancel: { if cancellable { cancel(id) } },
             isolation: isolation
         )
-    }
-
-    private func suspend(_ id: Int, isolation: isolated (any Actor)?) async -> Outcome {
-        await withCheckedContinuation(isolation: isolation) { continuation in
-            let immediate: Outcome? = state.withLock { state in
-                if state.cancelledEarly.remove(id) != nil { return .cancelled }
-                switch state.phase {
-                case .creating(var waiters):
-                    waiters[id] = continuation
-                    state.phase = .creating(waiters: waiters)
-                    return nil
-                case .ready(let value):
-                    return .value(value)
-                case .empty:
-                    return .retry
-                }
-            }
-            if let immediate { continuation.resume(returning: immediate) }
-        }
     }
 
     /// Wakes waiter `id` with `.cancelled`, or, if it has not suspended yet, makes sure it won't.

@@ -17,13 +17,9 @@ internal import _DependencyKitShims
 /// recorded and named. Lock order: a cell's mutex may be held while taking this lock, never the
 /// reverse.
 package enum CreationWaits {
-    private struct Creation {
-        let thread: UInt
-        let description: String
-    }
-
     private struct Graph {
-        var creations: [ObjectIdentifier: Creation] = [:]
+        /// Who creates each cell's value, and how to name it.
+        var creations: [ObjectIdentifier: (thread: UInt, description: String)] = [:]
         var waits: [UInt: ObjectIdentifier] = [:]
     }
 
@@ -53,7 +49,7 @@ package enum CreationWaits {
     ) -> [String]? {
         graph.withLock { graph in
             if graph.creations[cell] == nil {
-                graph.creations[cell] = Creation(thread: creator, description: describe())
+                graph.creations[cell] = (creator, describe())
             }
             var chain: [String] = []
             var current = cell

@@ -76,7 +76,7 @@ package struct SharedInstances: Sendable {
         }
 
         deinit {
-            slots.deinitialize(count: mask + 1)
+            // The slots are trivial: deallocating needs no count.
             slots.deallocate()
         }
 
@@ -84,16 +84,7 @@ package struct SharedInstances: Sendable {
 
         @inlinable
         func cell(for key: SharedKey) -> (any AnyObject & Sendable)? {
-            var position = key.probeHash & mask
-            while true {
-                let raw = dk_atomic_load_acquire(slots + position)
-                if raw == 0 { return nil }
-                let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                if let cell = entry._withUnsafeGuaranteedRef({ $0.key.matches(key) ? $0.cell : nil }) {
-                    return cell
-                }
-                position = (position &+ 1) & mask
-            }
+            probe(for: key)?._withUnsafeGuaranteedRef { $0.cell }
         }
 
         /// The entry for `key`, unretained, or `nil`: the probe of ``cell(for:)``, always inlined, for a
@@ -249,9 +240,6 @@ package struct SharedInstances: Sendable {
 struct WeakReference {
     @usableFromInline
     weak var object: AnyObject?
-
-    @usableFromInline
-    init(object: AnyObject?) { self.object = object }
 
     /// A weak reference to `instance`, which must be a class instance: a value would be made again on
     /// every resolve, so any other stops the process with `message` followed by the value's type.

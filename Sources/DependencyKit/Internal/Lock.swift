@@ -53,18 +53,14 @@ struct PlatformLock {
             condition = .allocate(capacity: 1)
             InitializeConditionVariable(condition)
         #elseif _runtime(_multithreaded)
+            // `pthread_mutex_init` and `pthread_cond_init` initialise the memory they are given.
             mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
             let mutexResult = pthread_mutex_init(mutex, nil)
             if mutexResult != 0 { fatalError("pthread_mutex_init failed with \(mutexResult)") }
-            if waitable {
-                let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-                condition.initialize(to: pthread_cond_t())
+            condition = waitable ? .allocate(capacity: 1) : nil
+            if let condition {
                 let conditionResult = pthread_cond_init(condition, nil)
                 if conditionResult != 0 { fatalError("pthread_cond_init failed with \(conditionResult)") }
-                self.condition = condition
-            } else {
-                condition = nil
             }
         #endif
     }
@@ -76,12 +72,11 @@ struct PlatformLock {
             condition.deallocate()
         #elseif _runtime(_multithreaded)
             if let condition {
+                // The C structs are trivial: destroyed, they need no deinitialising.
                 pthread_cond_destroy(condition)
-                condition.deinitialize(count: 1)
                 condition.deallocate()
             }
             pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
             mutex.deallocate()
         #endif
     }

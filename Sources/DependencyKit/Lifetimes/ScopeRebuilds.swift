@@ -25,15 +25,9 @@ enum ScopeRebuilds {
             fileID: key.fileID, line: key.line, column: key.column, type: Self.self, kind: .strong)
         let count = container.sharedInstances.cell(for: counterKey) { AtomicWord(0) }
         guard count.add(1) + 1 == threshold else { return }
-        let message = warning(type: type, name: name, key: key, container: container)
-        written.withLock { $0.append(message) }
-        dk_write_standard_error(message + "\n")
-    }
-
-    /// The warning's text: what is lost, where, and the two fixes.
-    static func warning(type: Any.Type, name: String, key: SharedKey, container: DependencyContainer) -> String {
         let containerType = Swift.type(of: container)
-        return """
+        // The warning's text: what is lost, where, and the two fixes.
+        let message = """
             DependencyKit warning: the shared \(type) of \(name) (\(key)) in \(containerType) was built again in \
             \(threshold) override scopes of one \(containerType). An override scope owns every shared instance \
             resolved inside it, so each scope (a per-request `withOverrides`, say) gets an empty instance of its \
@@ -43,5 +37,7 @@ enum ScopeRebuilds {
             particular instance, hand it in: `.override({ $0.\(name) }, with: instance)`. This warning is \
             shown once per container and resolve.
             """
+        written.withLock { $0.append(message) }
+        dk_write_standard_error(message + "\n")
     }
 }
