@@ -103,15 +103,14 @@ extension DependencyContainer {
         return try withCachedResolution(name, of: T.self, lifetime: .weakShared, container: self) { diagnosed in
             let owned = diagnosed && DiagnosticsWord.mayHaveOverrideSets ? instancesOwnedByScope() : nil
             return try (owned?.table ?? sharedInstances).cell(for: key) { OnceCell<WeakReference>() }.value(
-                describedBy: { Self.describe(T.self, name: name, key: key) }, read: { $0.object as? T }
-            ) {
-                let instance = try make()
-                return (
-                    WeakReference(
-                        holding: instance,
-                        orStop: "weakShared needs a class instance, but \(name) returned a value of type "), instance
-                )
-            }
+                describedBy: { Self.describe(T.self, name: name, key: key) },
+                read: { $0.object as? T },
+                make: {
+                    let instance = try make()
+                    let message = "weakShared needs a class instance, but \(name) returned a value of type "
+                    return (WeakReference(holding: instance, orStop: message), instance)
+                }
+            )
         }
     }
 

@@ -84,13 +84,15 @@ public final class DependencyRegistry: Sendable {
                     return try cell.value(describedBy: { "the lazy instance registered as \(name)" }, make: make)
                 case .weakInstance(let cell, let make):
                     return try cell.value(
-                        describedBy: { "the weak instance registered as \(name)" }, read: { $0.object }
-                    ) {
-                        let made = try make()
-                        let message =
-                            "register(_:weakInstance:) needs a class instance, but the one for \(typeName) is a "
-                        return (WeakReference(holding: made, orStop: message), made as AnyObject)
-                    }
+                        describedBy: { "the weak instance registered as \(name)" },
+                        read: { $0.object },
+                        make: {
+                            let made = try make()
+                            let message =
+                                "register(_:weakInstance:) needs a class instance, but the one for \(typeName) is a "
+                            return (WeakReference(holding: made, orStop: message), made as AnyObject)
+                        }
+                    )
                 }
             } catch let error as Error {
                 throw error
