@@ -39,7 +39,7 @@ public import _DependencyKitShims
 ///
 /// `@unchecked Sendable` is sound here: the words are only touched with the atomics above, at a
 /// heap address this object owns; the entries and the newest table are only touched under
-/// `published`'s lock.
+/// `published`'s lock, and `drainLock` is a mutex at a stable heap address.
 @usableFromInline
 package final class ScopeTable: @unchecked Sendable {
     /// `[epoch, readers 0, readers 1, newest table]`; see the type's discussion.
