@@ -193,10 +193,10 @@ struct SharedInstanceTests {
 
     @Test func sharedKeysDifferByCallSiteAndType() {
         let here = SharedKey(fileID: "M/F.swift", line: 1, column: 5, type: Store.self, kind: .strong)
-        #expect(here == SharedKey(fileID: "M/F.swift", line: 1, column: 5, type: Store.self, kind: .strong))
-        #expect(here != SharedKey(fileID: "M/F.swift", line: 2, column: 5, type: Store.self, kind: .strong))
-        #expect(here != SharedKey(fileID: "M/F.swift", line: 1, column: 6, type: Store.self, kind: .strong))
-        #expect(here != SharedKey(fileID: "M/G.swift", line: 1, column: 5, type: Store.self, kind: .strong))
-        #expect(here != SharedKey(fileID: "M/F.swift", line: 1, column: 5, type: Worker.self, kind: .strong))
+        #expect(here.matches(SharedKey(fileID: "M/F.swift", line: 1, column: 5, type: Store.self, kind: .strong)))
+        #expect(!here.matches(SharedKey(fileID: "M/F.swift", line: 2, column: 5, type: Store.self, kind: .strong)))
+        #expect(!here.matches(SharedKey(fileID: "M/F.swift", line: 1, column: 6, type: Store.self, kind: .strong)))
+        #expect(!here.matches(SharedKey(fileID: "M/G.swift", line: 1, column: 5, type: Store.self, kind: .strong)))
+        #expect(!here.matches(SharedKey(fileID: "M/F.swift", line: 1, column: 5, type: Worker.self, kind: .strong)))
     }
 }

@@ -70,7 +70,7 @@ extension Diagnostics {
                     let (outcome, graph) = Diagnostics.trace { () -> Result<Void, any Error> in
                         Result { try resolve(container) }
                     }
-                    return Entry(index: index, name: name(of: graph, index: index), outcome: outcome, graph: graph)
+                    return Entry(index: index, outcome: outcome, graph: graph)
                 }
             )
         }
@@ -91,21 +91,18 @@ extension Diagnostics {
                         return .failure(error)
                     }
                 }
-                entries.append(Entry(index: index, name: name(of: graph, index: index), outcome: outcome, graph: graph))
+                entries.append(Entry(index: index, outcome: outcome, graph: graph))
             }
             return Report(entries: entries)
-        }
-
-        private static func name(of graph: ResolutionGraph, index: Int) -> String {
-            graph.roots.first?.name ?? "#\(index)"
         }
     }
 }
 
 extension Diagnostics.Report.Entry {
-    init(index: Int, name: String, outcome: Result<Void, any Error>, graph: Diagnostics.ResolutionGraph) {
+    /// The entry of the resolve at `index`, named for the outermost resolve it performed.
+    init(index: Int, outcome: Result<Void, any Error>, graph: Diagnostics.ResolutionGraph) {
         self.index = index
-        self.name = name
+        name = graph.roots.first?.name ?? "#\(index)"
         if case .failure(let error) = outcome { self.error = error } else { self.error = nil }
         self.graph = graph
     }

@@ -22,14 +22,10 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         case cancelled
     }
 
-    private struct Waiter {
-        let id: Int
-        let continuation: CheckedContinuation<Outcome, Never>
-    }
-
     private enum Phase {
         case empty
-        case creating(waiters: [Waiter])
+        /// The suspended waiters, by id.
+        case creating(waiters: [Int: CheckedContinuation<Outcome, Never>])
         case ready(Value)
     }
 
@@ -69,7 +65,7 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
                 case .ready(let value):
                     return .done(value)
                 case .empty:
-                    state.phase = .creating(waiters: [])
+                    state.phase = .creating(waiters: [:])
                     return .create
                 case .creating:
                     state.nextWaiter += 1
@@ -82,7 +78,7 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
             case .create:
                 return try await create(isolation: isolation, make)
             case .wait(let id):
-                if AsyncCreation.current?.contains(self) == true {
+                if AsyncCreation.cells.contains(ObjectIdentifier(self)) {
                     fatalError("Dependency cycle: \(describe()) was requested again while it was being created")
                 }
                 // Only a caller whose error type can carry `CancellationError` may stop early; the
@@ -114,9 +110,8 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
     ) async throws(Failure) -> Value {
         var created: Value?
         defer { finish(with: created) }
-        let creation = AsyncCreation(cell: self, parent: AsyncCreation.current)
-        let result = await AsyncCreation.$current.withValue(
-            creation,
+        let result = await AsyncCreation.$cells.withValue(
+            AsyncCreation.cells + [ObjectIdentifier(self)],
             operation: { () async -> Result<Value, Failure> in
                 do throws(Failure) {
                     return .success(try await make())
@@ -131,7 +126,7 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         return value
     }
 
-    /// Suspends until the creation under way ends or the task is cancelled (if `cancellable`);
+    /// Suspends until the creation under way ends or, if `cancellable`, the task is cancelled;
     /// reports the wait if it outlasts the wait limit.
     private func wait(
         _ id: Int,
@@ -140,42 +135,40 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)?
     ) async -> Outcome {
         let watchdog = watch(id, describedBy: description)
-        defer { watchdog.cancel() }
-        guard cancellable else { return await suspend(id, isolation: isolation) }
-        defer { state.withLock { _ = $0.cancelledEarly.remove(id) } }
+        defer {
+            watchdog.cancel()
+            state.withLock { _ = $0.cancelledEarly.remove(id) }
+        }
         return await withTaskCancellationHandler(
-            operation: { await suspend(id, isolation: isolation) },
-            onCancel: { cancel(id) },
+            operation: {
+                await withCheckedContinuation(isolation: isolation) { continuation in
+                    let immediate: Outcome? = state.withLock { state in
+                        if state.cancelledEarly.remove(id) != nil { return .cancelled }
+                        switch state.phase {
+                        case .creating(var waiters):
+                            waiters[id] = continuation
+                            state.phase = .creating(waiters: waiters)
+                            return nil
+                        case .ready(let value):
+                            return .value(value)
+                        case .empty:
+                            return .retry
+                        }
+                    }
+                    if let immediate { continuation.resume(returning: immediate) }
+                }
+            },
+            onCancel: { if cancellable { cancel(id) } },
             isolation: isolation
         )
-    }
-
-    private func suspend(_ id: Int, isolation: isolated (any Actor)?) async -> Outcome {
-        await withCheckedContinuation(isolation: isolation) { continuation in
-            let immediate: Outcome? = state.withLock { state in
-                if state.cancelledEarly.remove(id) != nil { return .cancelled }
-                switch state.phase {
-                case .creating(var waiters):
-                    waiters.append(Waiter(id: id, continuation: continuation))
-                    state.phase = .creating(waiters: waiters)
-                    return nil
-                case .ready(let value):
-                    return .value(value)
-                case .empty:
-                    return .retry
-                }
-            }
-            if let immediate { continuation.resume(returning: immediate) }
-        }
     }
 
     /// Wakes waiter `id` with `.cancelled`, or, if it has not suspended yet, makes sure it won't.
     private func cancel(_ id: Int) {
         let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
-            if case .creating(var waiters) = state.phase, let index = waiters.firstIndex(where: { $0.id == id }) {
-                let waiter = waiters.remove(at: index)
+            if case .creating(var waiters) = state.phase, let continuation = waiters.removeValue(forKey: id) {
                 state.phase = .creating(waiters: waiters)
-                return waiter.continuation
+                return continuation
             }
             state.cancelledEarly.insert(id)
             return nil
@@ -201,7 +194,7 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
             guard let self else { return }
             let stillWaiting = state.withLock { state in
                 guard case .creating(let waiters) = state.phase else { return false }
-                return waiters.contains { $0.id == id }
+                return waiters[id] != nil
             }
             if stillWaiting {
                 CreationWaits.reportLongWait(
@@ -216,37 +209,20 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
 
     /// Stores the created value (or empties the cell after a failure) and wakes the waiters.
     private func finish(with value: Value?) {
-        let waiters: [Waiter] = state.withLock { state in
-            guard case .creating(let waiters) = state.phase else { return [] }
+        let waiters: [Int: CheckedContinuation<Outcome, Never>] = state.withLock { state in
+            guard case .creating(let waiters) = state.phase else { return [:] }
             state.phase = value.map(Phase.ready) ?? .empty
             return waiters
         }
         let outcome: Outcome = value.map(Outcome.value) ?? .retry
-        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+        for continuation in waiters.values { continuation.resume(returning: outcome) }
     }
 }
 
-/// The chain of asynchronous shared creations under way in the current task and its ancestors.
+/// The asynchronous creations under way in the current task and its ancestors, by cell.
 ///
 /// Child tasks inherit it, so a child that asks for an instance its parent is creating — and
 /// that the parent awaits — is recognised as a cycle.
-final class AsyncCreation: Sendable {
-    @TaskLocal static var current: AsyncCreation?
-
-    let cell: ObjectIdentifier
-    let parent: AsyncCreation?
-
-    init(cell: AnyObject, parent: AsyncCreation?) {
-        self.cell = ObjectIdentifier(cell)
-        self.parent = parent
-    }
-
-    func contains(_ cell: AnyObject) -> Bool {
-        var node: AsyncCreation? = self
-        while let current = node {
-            if current.cell == ObjectIdentifier(cell) { return true }
-            node = current.parent
-        }
-        return false
-    }
+enum AsyncCreation {
+    @TaskLocal static var cells: [ObjectIdentifier] = []
 }

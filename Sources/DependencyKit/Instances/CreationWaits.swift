@@ -1,3 +1,5 @@
+internal import _DependencyKitShims
+
 /// Who is creating which ``OnceCell``'s value, and which thread waits for which cell, so that
 /// threads waiting for each other in a circle stop with a message instead of hanging, while a
 /// thread that waits for a creation that is only slow waits.
@@ -15,20 +17,13 @@
 /// recorded and named. Lock order: a cell's mutex may be held while taking this lock, never the
 /// reverse.
 package enum CreationWaits {
-    private struct Creation {
-        let thread: UInt
-        let description: String
-    }
-
     private struct Graph {
-        var creations: [ObjectIdentifier: Creation] = [:]
+        /// Who creates each cell's value, and how to name it.
+        var creations: [ObjectIdentifier: (thread: UInt, description: String)] = [:]
         var waits: [UInt: ObjectIdentifier] = [:]
     }
 
     private static let graph = Locked(Graph())
-
-    /// An identifier of the calling thread, unique among live threads.
-    package static var currentThread: UInt { PlatformLock.currentThread }
 
     /// Records that the creation of `cell`'s value is over; call it, if anyone waited for the
     /// creation, while the cell's state leaves "creating", so that no walk follows a creator that
@@ -54,7 +49,7 @@ package enum CreationWaits {
     ) -> [String]? {
         graph.withLock { graph in
             if graph.creations[cell] == nil {
-                graph.creations[cell] = Creation(thread: creator, description: describe())
+                graph.creations[cell] = (creator, describe())
             }
             var chain: [String] = []
             var current = cell
@@ -108,12 +103,12 @@ package enum CreationWaits {
         if let report = longWaitReporter {
             report(message)
         } else {
-            PlatformLock.writeToStandardError("DependencyKit: " + message + "\n")
+            dk_write_standard_error("DependencyKit: " + message + "\n")
         }
     }
 
     /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
-    static func monotonicMilliseconds() -> Int { PlatformLock.monotonicMilliseconds() }
+    static func monotonicMilliseconds() -> Int { Int(dk_monotonic_nanoseconds() / 1_000_000) }
 
     /// The report of a thread that has waited long for `description`.
     package static func longWaitMessage(_ description: String, waitedMilliseconds: Int) -> String {

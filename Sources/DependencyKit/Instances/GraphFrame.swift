@@ -68,7 +68,6 @@ package final class GraphFrame: @unchecked Sendable {
         guard let words else { return }
         let lock = dk_atomic_load_acquire(words + 1)
         if lock != 0 { Self.lock(at: lock).release() }
-        words.deinitialize(count: 2)
         words.deallocate()
     }
 

@@ -20,9 +20,10 @@
 /// If the creation throws, the cell goes back to empty and wakes the waiters; one of them
 /// creates next. Nothing is cached from a failed creation.
 ///
-/// `@unchecked Sendable` is sound here for the same reason as ``Locked``: `state` is only
-/// touched with the mutex held, and the lock lives at a stable heap address.
-/// Callers store only values that are `Sendable` (or weak references to them).
+/// `@unchecked Sendable` is sound here: `state`, `creations` and `waitedFor` are only touched with the
+/// mutex held (which lives at a stable heap address), except that a settled cell's `state`, never
+/// written again, is read after an acquire load of `settled` (see ``settle()``). Callers store only
+/// values that are `Sendable` (or weak references to them).
 @usableFromInline
 package final class OnceCell<Value>: @unchecked Sendable {
     @usableFromInline
@@ -32,7 +33,8 @@ package final class OnceCell<Value>: @unchecked Sendable {
         case ready(Value)
     }
 
-    private let mutex = PlatformLock(waitable: true)
+    @usableFromInline
+    let mutex = PlatformLock(waitable: true)
     @usableFromInline
     var state = State.empty
     /// How many creations have begun, so that a waiter can tell one long creation from several.
@@ -67,12 +69,12 @@ package final class OnceCell<Value>: @unchecked Sendable {
         read: (Value) -> Result?,
         make: () throws -> (store: Value, result: Result)
     ) rethrows -> Result {
-        lock()
+        mutex.lock()
         if case .ready(let stored) = state, let result = read(stored) {
-            unlock()
+            mutex.unlock()
             return result
         }
-        unlock()
+        mutex.unlock()
         return try waitOrCreate(describedBy: describe, read: read, make: make)
     }
 
@@ -83,18 +85,18 @@ package final class OnceCell<Value>: @unchecked Sendable {
         read: (Value) -> Result?,
         make: () throws -> (store: Value, result: Result)
     ) rethrows -> Result {
-        let me = CreationWaits.currentThread
+        let me = PlatformLock.currentThread
         let cell = ObjectIdentifier(self)
         // Which creation this thread has been waiting for, and since when.
         var waitedCreation = 0
         var waitingSince = 0
         var reported = false
-        lock()
+        mutex.lock()
         waiting: while true {
             switch state {
             case .ready(let stored):
                 if let result = read(stored) {
-                    unlock()
+                    mutex.unlock()
                     return result
                 }
                 break waiting
@@ -102,14 +104,14 @@ package final class OnceCell<Value>: @unchecked Sendable {
                 break waiting
             case .creating(let owner):
                 if owner == me {
-                    unlock()
+                    mutex.unlock()
                     fatalError(
                         "Dependency cycle: \(describe()) was requested again while it was being created"
                     )
                 }
                 waitedFor = true
                 if let circle = CreationWaits.wait(me, for: cell, createdBy: owner, describedBy: describe) {
-                    unlock()
+                    mutex.unlock()
                     fatalError(
                         "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
                             + "each creation waits for the next one, which is being created on another thread"
@@ -129,10 +131,10 @@ package final class OnceCell<Value>: @unchecked Sendable {
                 if !reported && now - waitingSince >= limit {
                     reported = true
                     CreationWaits.stopWaiting(me)
-                    unlock()
+                    mutex.unlock()
                     CreationWaits.reportLongWait(
                         CreationWaits.longWaitMessage(describe(), waitedMilliseconds: now - waitingSince))
-                    lock()
+                    mutex.lock()
                     continue waiting
                 }
                 mutex.wait(milliseconds: reported ? limit : limit - (now - waitingSince))
@@ -141,43 +143,24 @@ package final class OnceCell<Value>: @unchecked Sendable {
         }
         state = .creating(owner: me)
         creations &+= 1
-        unlock()
+        mutex.unlock()
 
-        var created = false
+        // `nil` if `make` throws: the cell goes back to empty. Either way the creation ends, and its
+        // waiters, if it had any, are woken and unregistered.
+        var stored: Value?
         defer {
-            if !created {
-                lock()
-                state = .empty
-                endCreation(of: cell)
-                unlock()
+            mutex.lock()
+            state = stored.map(State.ready) ?? .empty
+            if waitedFor {
+                waitedFor = false
+                CreationWaits.ended(cell)
+                mutex.broadcast()
             }
+            mutex.unlock()
         }
         let made = try make()
-        lock()
-        state = .ready(made.store)
-        endCreation(of: cell)
-        unlock()
-        created = true
+        stored = made.store
         return made.result
-    }
-
-    /// Ends a creation, under the lock: wakes and unregisters its waiters, if it had any.
-    private func endCreation(of cell: ObjectIdentifier) {
-        if waitedFor {
-            waitedFor = false
-            CreationWaits.ended(cell)
-            mutex.broadcast()
-        }
-    }
-
-    @usableFromInline
-    func lock() {
-        mutex.lock()
-    }
-
-    @usableFromInline
-    func unlock() {
-        mutex.unlock()
     }
 }
 
@@ -214,10 +197,10 @@ extension OnceCell {
     /// callers key them apart (`SharedKey.Kind`, one cell per factory) — never through both.
     @usableFromInline
     func settle() {
-        lock()
+        mutex.lock()
         if case .ready = state {
             settled.storeRelease(1)
         }
-        unlock()
+        mutex.unlock()
     }
 }

@@ -76,7 +76,7 @@ package struct SharedInstances: Sendable {
         }
 
         deinit {
-            slots.deinitialize(count: mask + 1)
+            // The slots are trivial: deallocating needs no count.
             slots.deallocate()
         }
 
@@ -84,24 +84,11 @@ package struct SharedInstances: Sendable {
 
         @inlinable
         func cell(for key: SharedKey) -> (any AnyObject & Sendable)? {
-            var position = key.probeHash & mask
-            while true {
-                let raw = dk_atomic_load_acquire(slots + position)
-                if raw == 0 { return nil }
-                let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-                if let cell = entry._withUnsafeGuaranteedRef({ $0.key.matches(key) ? $0.cell : nil }) {
-                    return cell
-                }
-                position = (position &+ 1) & mask
-            }
+            probe(for: key)?._withUnsafeGuaranteedRef { $0.cell }
         }
 
-        /// The entry for `key`, unretained, or `nil`: the probe of ``cell(for:)`` for a caller that
-        /// borrows the cell instead of retaining it.
-        @inlinable
-        func entry(for key: SharedKey) -> Unmanaged<Entry>? { probe(for: key) }
-
-        /// ``entry(for:)``, always inlined: for the hit path of a scoped resolve.
+        /// The entry for `key`, unretained, or `nil`: the probe of ``cell(for:)``, always inlined, for a
+        /// caller that borrows the cell instead of retaining it (the hit path of a scoped resolve).
         @inlinable @inline(__always)
         func probe(for key: SharedKey) -> Unmanaged<Entry>? {
             var position = key.probeHash & mask
@@ -188,19 +175,28 @@ package struct SharedInstances: Sendable {
         published.withLock { published in
             if let existing = published.tables.last?.cell(for: key) { return existing }
             let entry = Entry(key: key, cell: makeCell())
-            published.entries.append(entry)
-            if let newest = published.tables.last, published.entries.count * 2 <= newest.capacity {
-                newest.insert(entry)
-                return entry.cell
+            if let grown = Self.add(entry, to: &published.entries, newest: published.tables.last) {
+                published.tables.append(grown)
+                newestTable.storeRelease(Int(bitPattern: Unmanaged.passUnretained(grown).toOpaque()))
             }
-            var capacity = published.tables.last?.capacity ?? Self.initialCapacity
-            while published.entries.count * 2 > capacity { capacity *= 2 }
-            let grown = Table(capacity: capacity)
-            for existing in published.entries { grown.insert(existing) }
-            published.tables.append(grown)
-            newestTable.storeRelease(Int(bitPattern: Unmanaged.passUnretained(grown).toOpaque()))
             return entry.cell
         }
+    }
+
+    /// Appends `entry` to `entries` and publishes it in `newest` if that stays at most half full;
+    /// otherwise returns a new table of every entry, of the smallest capacity that is, for the caller
+    /// to publish. Call with the insertion lock held.
+    static func add(_ entry: Entry, to entries: inout [Entry], newest: Table?) -> Table? {
+        entries.append(entry)
+        if let newest, entries.count * 2 <= newest.capacity {
+            newest.insert(entry)
+            return nil
+        }
+        var capacity = initialCapacity
+        while entries.count * 2 > capacity { capacity *= 2 }
+        let table = Table(capacity: capacity)
+        for existing in entries { table.insert(existing) }
+        return table
     }
 
     /// The address of the container's table of scoped instances, or `0` until a scope is used: a
@@ -209,20 +205,14 @@ package struct SharedInstances: Sendable {
     @inlinable
     package var scopeTableAddress: Int { dk_atomic_load_acquire(newestTable.word + 2) }
 
-    /// Runs `body` on the container's table of scoped instances, if a scope has been used, without
-    /// retaining it (see ``scopeTableAddress``).
-    @inlinable
-    package func withScopeTable<Result>(_ body: (ScopeTable) -> Result) -> Result? {
-        let raw = scopeTableAddress
-        guard raw != 0 else { return nil }
-        return Unmanaged<ScopeTable>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
-            ._withUnsafeGuaranteedRef(body)
-    }
-
     /// The container's table of scoped instances, made on first use.
     @usableFromInline
     package func scopeTable() -> ScopeTable {
-        if let existing = withScopeTable({ $0 }) { return existing }
+        let raw = scopeTableAddress
+        if raw != 0 {
+            return Unmanaged<ScopeTable>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+                .takeUnretainedValue()
+        }
         return published.withLock { published in
             if let existing = published.scopes { return existing }
             let made = ScopeTable()
@@ -251,8 +241,13 @@ struct WeakReference {
     @usableFromInline
     weak var object: AnyObject?
 
+    /// A weak reference to `instance`, which must be a class instance: a value would be made again on
+    /// every resolve, so any other stops the process with `message` followed by the value's type.
     @usableFromInline
-    init(object: AnyObject?) { self.object = object }
+    init(holding instance: Any, orStop message: @autoclosure () -> String) {
+        guard type(of: instance) is AnyObject.Type else { fatalError(message() + "\(type(of: instance))") }
+        object = instance as AnyObject
+    }
 }
 
 #if !PublicAPIOnly

@@ -5,7 +5,7 @@
 /// one has to invent a string key. The file is kept by its content, not the address of its
 /// literal, so the same resolve inlined into another module still finds the same instance.
 @usableFromInline
-package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
+package struct SharedKey: Sendable, CustomStringConvertible {
     /// How the instance is held; part of the key because each kind has its own cell type.
     @usableFromInline
     package enum Kind: UInt8, Sendable {
@@ -48,7 +48,8 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     package var description: String { "\(fileID):\(line):\(column)" }
 
-    /// `==` with the cheap comparisons first: keys in one container mostly differ by line.
+    /// Whether two keys are equal, with the cheap comparisons first: keys in one container mostly
+    /// differ by line.
     @inlinable
     package func matches(_ other: SharedKey) -> Bool {
         line == other.line && column == other.column && type == other.type
@@ -57,8 +58,8 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
 
     /// A cheap, well-mixed hash for the lock-free table's probe sequence (see ``SharedInstances``).
     ///
-    /// Like ``hash(into:)`` it takes the file by its length only, and it skips `Hasher`'s
-    /// per-process seeding: the lookup runs on every shared resolve, and the keys are call sites
+    /// It takes the file by its length only (call sites in one file differ by line and column anyway;
+    /// ``matches(_:)`` compares the whole name), and it skips `Hasher`'s per-process seeding: the lookup runs on every shared resolve, and the keys are call sites
     /// written by the program's authors, not input an attacker chooses.
     @inlinable
     package var probeHash: Int {
@@ -74,17 +75,5 @@ package struct SharedKey: Hashable, Sendable, CustomStringConvertible {
         mixed &*= 0x297A_2D39
         mixed ^= mixed &>> 15
         return Int(bitPattern: mixed)
-    }
-
-    // Hashes the file by its length only: call sites in one file differ by line and column
-    // anyway, and hashing the file name's bytes on every lookup would cost more than the lookup.
-    // Equality still compares the whole name.
-    @usableFromInline
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(fileID.utf8.count)
-        hasher.combine(line)
-        hasher.combine(column)
-        hasher.combine(type)
-        hasher.combine(kindAndScope)
     }
 }

@@ -46,12 +46,6 @@ package final class AtomicWord: @unchecked Sendable {
     /// Adds `delta` and returns the previous value.
     @discardableResult
     package func add(_ delta: Int) -> Int { dk_atomic_fetch_add(word, delta) }
-
-    /// Replaces `expected` with `desired` if the word still holds `expected`.
-    package func compareExchange(expected: Int, desired: Int) -> Bool {
-        var expected = expected
-        return dk_atomic_compare_exchange(word, &expected, desired)
-    }
 }
 
 /// Serial numbers that never repeat in a process: 64 bits on every platform, so none comes round.

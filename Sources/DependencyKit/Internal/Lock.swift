@@ -34,6 +34,7 @@ internal import _DependencyKitShims
 /// owner calls from `deinit`; it is a value only so that the owner keeps one stored property. A
 /// failing lock call is a broken invariant of this module, so it stops the process, with its
 /// message, in every build.
+@usableFromInline
 struct PlatformLock {
     #if os(Windows)
         private let mutex: UnsafeMutablePointer<SRWLOCK>
@@ -52,18 +53,14 @@ struct PlatformLock {
             condition = .allocate(capacity: 1)
             InitializeConditionVariable(condition)
         #elseif _runtime(_multithreaded)
+            // `pthread_mutex_init` and `pthread_cond_init` initialise the memory they are given.
             mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
             let mutexResult = pthread_mutex_init(mutex, nil)
             if mutexResult != 0 { fatalError("pthread_mutex_init failed with \(mutexResult)") }
-            if waitable {
-                let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-                condition.initialize(to: pthread_cond_t())
+            condition = waitable ? .allocate(capacity: 1) : nil
+            if let condition {
                 let conditionResult = pthread_cond_init(condition, nil)
                 if conditionResult != 0 { fatalError("pthread_cond_init failed with \(conditionResult)") }
-                self.condition = condition
-            } else {
-                condition = nil
             }
         #endif
     }
@@ -75,16 +72,16 @@ struct PlatformLock {
             condition.deallocate()
         #elseif _runtime(_multithreaded)
             if let condition {
+                // The C structs are trivial: destroyed, they need no deinitialising.
                 pthread_cond_destroy(condition)
-                condition.deinitialize(count: 1)
                 condition.deallocate()
             }
             pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
             mutex.deallocate()
         #endif
     }
 
+    @usableFromInline
     func lock() {
         #if os(Windows)
             AcquireSRWLockExclusive(mutex)
@@ -94,6 +91,7 @@ struct PlatformLock {
         #endif
     }
 
+    @usableFromInline
     func unlock() {
         #if os(Windows)
             ReleaseSRWLockExclusive(mutex)
@@ -152,22 +150,6 @@ struct PlatformLock {
         #else
             1
         #endif
-    }
-
-    /// Milliseconds on a clock that never jumps, for measuring how long a wait has lasted.
-    static func monotonicMilliseconds() -> Int { Int(dk_monotonic_nanoseconds() / 1_000_000) }
-
-    /// Writes `text` to the process's standard error, unbuffered.
-    static func writeToStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            #if os(Windows)
-                _ = _write(2, base, UInt32(bytes.count))
-            #else
-                _ = write(2, base, bytes.count)
-            #endif
-        }
     }
 
     #if !os(Windows) && _runtime(_multithreaded)

@@ -42,10 +42,10 @@ extension DependencyContainer {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .strong)
         return try withCachedResolution(name, of: T.self, lifetime: .perGraph, container: self) { diagnosed in
             // Inside an override scope, the scope's instances are keyed apart from the container's.
-            var owner: AnyObject = self
-            if diagnosed, DiagnosticsWord.mayHaveOverrideSets, let owned = instancesOwnedByScope() { owner = owned }
+            let owner: AnyObject =
+                (diagnosed && DiagnosticsWord.mayHaveOverrideSets ? instancesOwnedByScope() : nil) ?? self
             return try GraphFrame.forCurrentResolution.cell(for: key, in: owner) { OnceCell<T>() }
-                .value(describedBy: { "the per-graph \(T.self) of \(name) (\(key)) in \(Self.self)" }, make: make)
+                .value(describedBy: { Self.describePerGraph(T.self, name: name, key: key) }, make: make)
         }
     }
 
@@ -72,28 +72,18 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .async)
-        do {
-            return try await withResolution(
-                name,
-                of: T.self,
-                lifetime: .perGraph,
-                container: self,
-                isolation: isolation
-            ) { () async throws -> T in
-                var owner: AnyObject = self
-                if let owned = instancesOwnedByScope() { owner = owned }
-                let cell = GraphFrame.forCurrentResolution.cell(for: key, in: owner) {
-                    AsyncOnceCell<T>()
-                }
-                return try await cell.value(
-                    describedBy: { "the per-graph \(T.self) of \(name) (\(key)) in \(Self.self)" },
-                    isolation: isolation,
-                    make: make
-                )
-            }
-        } catch {
-            // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.
-            throw error as! Failure
+        return try await withResolution(name, of: T.self, lifetime: .perGraph, container: self, isolation: isolation) {
+            () async throws(Failure) -> T in
+            let owner: AnyObject = instancesOwnedByScope() ?? self
+            return try await GraphFrame.forCurrentResolution.cell(for: key, in: owner) { AsyncOnceCell<T>() }
+                .value(
+                    describedBy: { Self.describePerGraph(T.self, name: name, key: key) }, isolation: isolation,
+                    make: make)
         }
+    }
+
+    @usableFromInline
+    static func describePerGraph(_ type: Any.Type, name: String, key: SharedKey) -> String {
+        "the per-graph \(type) of \(name) (\(key)) in \(Self.self)"
     }
 }

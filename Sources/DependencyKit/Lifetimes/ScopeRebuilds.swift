@@ -13,31 +13,21 @@ enum ScopeRebuilds {
     /// warning is written.
     static let threshold = 8
 
-    /// How many override scopes built one container's instance of one resolve, and whether it was said.
-    final class Count: Sendable {
-        let scopes = AtomicWord(0)
-    }
-
     /// The warnings written so far, oldest first: for tests, which cannot read the standard error stream.
     package static let written = Locked<[String]>([])
 
     /// Counts one more override scope building `key`'s instance of `container`, and says so once when the
     /// count reaches ``threshold``.
     static func countBuild(_ key: SharedKey, name: String, type: Any.Type, of container: DependencyContainer) {
+        // How many override scopes built the instance, in a cell of the container's table keyed by the
+        // call site and this type (a call site is either synchronous or `async`, so the kind is moot).
         let counterKey = SharedKey(
-            fileID: key.fileID, line: key.line, column: key.column, type: Count.self,
-            kind: SharedKey.Kind(rawValue: UInt8(truncatingIfNeeded: key.kindAndScope)) ?? .strong)
-        let count = container.sharedInstances.cell(for: counterKey) { Count() }
-        guard count.scopes.add(1) + 1 == threshold else { return }
-        let message = warning(type: type, name: name, key: key, container: container)
-        written.withLock { $0.append(message) }
-        dk_write_standard_error(message + "\n")
-    }
-
-    /// The warning's text: what is lost, where, and the two fixes.
-    static func warning(type: Any.Type, name: String, key: SharedKey, container: DependencyContainer) -> String {
+            fileID: key.fileID, line: key.line, column: key.column, type: Self.self, kind: .strong)
+        let count = container.sharedInstances.cell(for: counterKey) { AtomicWord(0) }
+        guard count.add(1) + 1 == threshold else { return }
         let containerType = Swift.type(of: container)
-        return """
+        // The warning's text: what is lost, where, and the two fixes.
+        let message = """
             DependencyKit warning: the shared \(type) of \(name) (\(key)) in \(containerType) was built again in \
             \(threshold) override scopes of one \(containerType). An override scope owns every shared instance \
             resolved inside it, so each scope (a per-request `withOverrides`, say) gets an empty instance of its \
@@ -47,5 +37,7 @@ enum ScopeRebuilds {
             particular instance, hand it in: `.override({ $0.\(name) }, with: instance)`. This warning is \
             shown once per container and resolve.
             """
+        written.withLock { $0.append(message) }
+        dk_write_standard_error(message + "\n")
     }
 }

@@ -1,32 +1,4 @@
 extension DependencyContainer {
-    /// The slot of `scope` in this container, made on first use.
-    func scopeSlot(_ scope: Lifetime, in instances: SharedInstances) -> ScopeSlot {
-        let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
-        let table = instances.scopeTable()
-        return table.cell(for: key) { ScopeSlot(scope: scope, table: table) }
-    }
-
-    /// The cell of a scoped call site, made on its first resolve: the miss of the lookup in
-    /// ``shared(in:_:fileID:line:column:_:)``.
-    @usableFromInline
-    func scopedCell<T: Sendable>(
-        for key: SharedKey,
-        in scope: Lifetime,
-        of instances: SharedInstances
-    ) -> ScopedCell<T> {
-        if let found = instances.withScopeTable({ $0.existingCell(for: key, as: ScopedCell<T>.self) }) ?? nil {
-            return found
-        }
-        let table = instances.scopeTable()
-        // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
-        let slot = scopeSlot(scope, in: instances)
-        return table.cell(for: key) {
-            let cell = ScopedCell<T>(slot: slot, table: table)
-            slot.register(cell)
-            return cell
-        }
-    }
-
     /// Returns this container's instance in `scope`, created the first time this resolve is called
     /// since the lifetime was last reset.
     ///
@@ -67,21 +39,29 @@ extension DependencyContainer {
         let key = SharedKey(fileID: fileID, line: line, column: column, type: T.self, kind: .scoped, scope: scope.id)
         return try withCachedResolution(name, of: T.self, lifetime: .scoped, container: self) { diagnosed in
             if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
-                let cell: ScopedCell<T> = scopedCell(for: key, in: scope, of: owned.table)
-                if let instance = cell.instance() { return instance }
-                return try cell.create(
-                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) }, make: make)
+                return try scopedInstance(name, key: key, in: scope, of: owned.table, make)
             }
-            let table = sharedInstances.scopeTableAddress
-            if _fastPath(table != 0), let instance = ScopeTable.instance(inTableAt: table, for: key, as: T.self) {
-                return instance
-            }
-            let cell: ScopedCell<T> = scopedCell(for: key, in: scope, of: sharedInstances)
-            return try cell.create(
-                describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
-                make: make
-            )
+            return try scopedInstance(name, key: key, in: scope, of: sharedInstances, make)
         }
+    }
+
+    /// The instance of `key` in `scope` in `instances`: found without a lock (the hit path of
+    /// ``shared(in:_:fileID:line:column:_:)``), or created in the scope's current generation.
+    @inlinable @inline(__always)
+    func scopedInstance<T: Sendable>(
+        _ name: String,
+        key: SharedKey,
+        in scope: Lifetime,
+        of instances: SharedInstances,
+        _ make: () throws -> T
+    ) rethrows -> T {
+        let table = instances.scopeTableAddress
+        if _fastPath(table != 0), let instance = ScopeTable.instance(inTableAt: table, for: key, as: T.self) {
+            return instance
+        }
+        let cell: ScopedCell<T> = instances.scopeTable().scopedCell(for: key, in: scope)
+        return try cell.create(
+            describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) }, make: make)
     }
 
     /// Returns this container's instance in `scope`, created asynchronously the first time this
@@ -111,33 +91,17 @@ extension DependencyContainer {
         @ResolveBuilder<T> _ make: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         let key = SharedKey(
-            fileID: fileID,
-            line: line,
-            column: column,
-            type: T.self,
-            kind: .scopedAsync,
-            scope: scope.id
-        )
-        do {
-            return try await withResolution(
-                name,
-                of: T.self,
-                lifetime: .scoped,
-                container: self,
-                isolation: isolation
-            ) { () async throws -> T in
-                let cell: ScopedCell<T> = scopedCell(
-                    for: key, in: scope, of: instancesOwnedByScope()?.table ?? sharedInstances)
-                if let instance = cell.instance() { return instance }
-                return try await cell.create(
-                    describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
-                    isolation: isolation,
-                    make: make
-                )
-            }
-        } catch {
-            // `withResolution` rethrows: the only errors it can throw are its body's, `Failure`s.
-            throw error as! Failure
+            fileID: fileID, line: line, column: column, type: T.self, kind: .scopedAsync, scope: scope.id)
+        return try await withResolution(name, of: T.self, lifetime: .scoped, container: self, isolation: isolation) {
+            () async throws(Failure) -> T in
+            let instances = instancesOwnedByScope()?.table ?? sharedInstances
+            let cell: ScopedCell<T> = instances.scopeTable().scopedCell(for: key, in: scope)
+            if let instance = cell.instance() { return instance }
+            return try await cell.create(
+                describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
+                isolation: isolation,
+                make: make
+            )
         }
     }
 
@@ -160,7 +124,7 @@ extension DependencyContainer {
     /// ```
     /// - Parameter scope: The lifetime to reset.
     public func reset(_ scope: Lifetime) {
-        let ended = scopeSlot(scope, in: instancesOwnedByScope()?.table ?? sharedInstances).advance()
+        let ended = (instancesOwnedByScope()?.table ?? sharedInstances).scopeTable().slot(for: scope).advance()
         // Released here, unlocked: the last reference to an instance runs its deinit.
         withExtendedLifetime(ended) {}
     }
@@ -169,7 +133,7 @@ extension DependencyContainer {
     /// - Parameter scope: A lifetime.
     /// - Returns: `0` until the first ``reset(_:)``.
     public func generation(of scope: Lifetime) -> Int {
-        scopeSlot(scope, in: instancesOwnedByScope()?.table ?? sharedInstances).generation
+        (instancesOwnedByScope()?.table ?? sharedInstances).scopeTable().slot(for: scope).generation
     }
 
     @usableFromInline

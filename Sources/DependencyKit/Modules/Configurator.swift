@@ -47,10 +47,7 @@ public struct Configurator<Module: ConfiguratorModule> {
     /// The dependency every module is configured with, evaluated on first access.
     @inlinable
     public var dependency: Module.Dependency {
-        dependencyCell.value(
-            describedBy: { "the dependency of Configurator<\(Module.self)>" },
-            make: makeDependency
-        )
+        dependencyCell.value(describedBy: { "the dependency of Configurator<\(Module.self)>" }, make: makeDependency)
     }
 
     /// Sets `module` up with the configurator's dependency and `payload`.

@@ -76,10 +76,7 @@ public struct Factory<Module: FactoryModule> {
     /// The dependency every module is created with, evaluated on first access.
     @inlinable
     public var dependency: Module.Dependency {
-        dependencyCell.value(
-            describedBy: { "the dependency of Factory<\(Module.self)>" },
-            make: makeDependency
-        )
+        dependencyCell.value(describedBy: { "the dependency of Factory<\(Module.self)>" }, make: makeDependency)
     }
 
     /// Creates a module with the factory's dependency and `payload`.

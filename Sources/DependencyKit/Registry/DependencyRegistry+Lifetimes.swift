@@ -42,24 +42,7 @@ extension DependencyRegistry {
         tag: (any Hashable & Sendable)? = nil,
         weakInstance make: @autoclosure @escaping @Sendable () throws -> T
     ) {
-        let typeName = String(describing: type)
-        store(
-            .weakInstance(
-                OnceCell(),
-                {
-                    let instance = try make()
-                    guard Swift.type(of: instance as Any) is AnyObject.Type else {
-                        fatalError(
-                            "register(_:weakInstance:) needs a class instance, but the one for \(typeName) is a "
-                                + "\(Swift.type(of: instance as Any))"
-                        )
-                    }
-                    return instance as AnyObject
-                }
-            ),
-            type: type,
-            tag: tag
-        )
+        store(.weakInstance(OnceCell(), { try make() }), type: type, tag: tag)
     }
 }
 

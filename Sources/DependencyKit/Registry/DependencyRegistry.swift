@@ -51,7 +51,7 @@ public final class DependencyRegistry: Sendable {
             /// An instance made on first resolve, exactly once (see `register(_:tag:lazyInstance:)`).
             case lazyInstance(OnceCell<any Sendable>, @Sendable () throws -> any Sendable)
             /// An instance held weakly, made again once gone (see `register(_:tag:weakInstance:)`).
-            case weakInstance(OnceCell<WeakReference>, @Sendable () throws -> AnyObject)
+            case weakInstance(OnceCell<WeakReference>, @Sendable () throws -> any Sendable)
         }
 
         let source: Source
@@ -88,7 +88,9 @@ public final class DependencyRegistry: Sendable {
                         read: { $0.object },
                         make: {
                             let made = try make()
-                            return (WeakReference(object: made), made)
+                            let message =
+                                "register(_:weakInstance:) needs a class instance, but the one for \(typeName) is a "
+                            return (WeakReference(holding: made, orStop: message), made as AnyObject)
                         }
                     )
                 }
