@@ -24,6 +24,38 @@ package final class GuardedTest: TestGuard.Interceptor {
         try Interception.updating({ $0.test = self }, operation: operation)
     }
 
+    /// Observes a resolution for the guard; a watch (``EndedTestWatch``) warns of every resolution, once
+    /// per resolve.
+    package func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
+        guard isEndedWatch else {
+            TestGuard.inspect(resolution, chain: chain)
+            return nil
+        }
+        let step = resolution.step
+        if reported.withLock({ $0.insert("after \(step.name) \(step.requestedType) \(step.container ?? "")").inserted }) {
+            warn(Self.endedWatchMessage(for: step, after: testName ?? "the test"))
+        }
+        return nil
+    }
+
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+        if !isEndedWatch { TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves) }
+    }
+
+    /// The ended-test watch's warning for a resolution made after the test `test` ended.
+    static func endedWatchMessage(for step: Diagnostics.Step, after test: String) -> String {
+        let served = step.container.map { " It was served by \($0)." } ?? ""
+        return """
+            \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
+            began, outside every test's `useDependencies`: by code run between tests (a tearDown()), or by \
+            work that carries no trace of the test that started it (a Task.detached, a Task {} started \
+            under `useDependencies`, a queue's closure, a thread), which may be any test before the next \
+            one.\(served) Work still running when the next test begins reads that test's container \
+            and overrides, and cannot be told from the next test's own work, so it is not reported then. \
+            Await or cancel work before the test that starts it returns.
+            """
+    }
+
     /// Records a problem of this test's work, once per key: a malformed override.
     package func record(_ key: String, _ message: () -> String) -> Bool {
         recordedProblems.add(1)
@@ -65,6 +97,8 @@ package final class GuardedTest: TestGuard.Interceptor {
     let warn: @Sendable (String) -> Void
     /// The test's name, as its framework prints it, for what is found after it ended.
     let testName: String?
+    /// Whether this context watches the time after its XCTest ended (see ``EndedTestWatch``).
+    let isEndedWatch: Bool
     /// The count of live test scopes this context counts itself in, if any.
     private let testScopes: AtomicWord?
     /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
@@ -105,6 +139,7 @@ package final class GuardedTest: TestGuard.Interceptor {
     ///   - exemptions: What the test opted out of, besides the task's.
     ///   - spelling: The test framework whose words the messages use.
     ///   - testName: The test's name, for what is found after it ended.
+    ///   - isEndedWatch: Whether the context watches the time after its XCTest ended.
     ///   - warn: Records a warning that fails no test.
     ///   - report: Records one issue in the test.
     package init(
@@ -113,18 +148,20 @@ package final class GuardedTest: TestGuard.Interceptor {
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
         testName: String? = nil,
+        isEndedWatch: Bool = false,
         warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
         (self.container, self.testScopes, self.exemptions) = (container, testScopes, exemptions)
         (self.spelling, self.testName, self.warn, self.report) = (spelling, testName, warn, report)
+        self.isEndedWatch = isEndedWatch
         testScopes?.add(1)
-        DiagnosticsWord.count(in: .testContext)
+        DiagnosticsWord.register(.testContext)
         TestGuard.register(self)
     }
 
     deinit {
-        DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
+        DiagnosticsWord.unregister(.testContext)
         testScopes?.add(-1)
     }
 
@@ -147,7 +184,7 @@ package final class GuardedTest: TestGuard.Interceptor {
     /// one test at a time in a process (XCTest).
     /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
     package func bindToProcess() -> GuardedTest? {
-        Interception.processWide.withLock { bound in
+        Interception.updateProcessWide { bound in
             defer { bound.test = self }
             return bound.test as? GuardedTest
         }
@@ -155,6 +192,6 @@ package final class GuardedTest: TestGuard.Interceptor {
 
     /// Binds `previous` again, as it was before a ``bindToProcess()``.
     package static func restoreProcessBinding(_ previous: GuardedTest?) {
-        Interception.processWide.withLock { $0.test = previous ?? TestGuard.escapedWork }
+        Interception.updateProcessWide { $0.test = previous ?? TestGuard.escapedWork }
     }
 }

@@ -9,7 +9,7 @@ extension TestGuard {
     /// replacing a leaf inside a test can answer here that the leaf is no longer production code.
     static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: GuardedTest) -> Bool {
         resolution.lifetime.reachesOutside
-            && !Interception.current.exemptions.union(context.exemptions).contains(.liveDependencies)
+            && !exemptions.union(context.exemptions).contains(.liveDependencies)
     }
 
     /// The live-leaf issue: what was served, by whose code, which container was in effect (and which

@@ -1,6 +1,9 @@
 package import DependencyKit
 
-/// The test guard: what DependencyKitTesting puts in the engine's seam (`ResolutionInterceptor`).
+/// The test guard: what DependencyKitTesting puts in the engine's seams (`ResolutionInterceptor`, which
+/// observes resolutions, and `InjectionObserver`, which hears of installs, escaped `dependencies(as:)`
+/// reads and malformed overrides), and the policy the engine leaves to it: what a test is exempt from,
+/// what escaped work is given, what is reported where.
 ///
 /// DependencyKitTesting binds a ``GuardedTest`` for each test case it scopes. While any context is
 /// live, the diagnostics word sends every resolution through the diagnosed path, where
@@ -16,7 +19,21 @@ package import DependencyKit
 package enum TestGuard {
     /// What the test guard's interceptors (``GuardedTest``, ``EscapedWork``) share: the guard inspects
     /// their resolutions and reports their global installs.
-    package protocol Interceptor: ResolutionInterceptor {}
+    package protocol Interceptor: ResolutionInterceptor, InjectionObserver {}
+
+    /// What a test, a suite or a piece of work has opted out of.
+    package struct Exemptions: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Live leaves may be served by production code (`.allowsLiveDependencies`).
+        package static let liveDependencies = Exemptions(rawValue: 1)
+        /// The test may install global containers while scoped tests run (`.allowsGlobalInstalls`).
+        package static let globalInstalls = Exemptions(rawValue: 2)
+    }
+
+    /// What the current task is exempt from: the traits of its test and suites.
+    @TaskLocal package static var exemptions: Exemptions = []
 
     /// A finding that belongs to no test context.
     package struct Finding: Sendable {
@@ -76,7 +93,8 @@ package enum TestGuard {
         state.withLock { state in
             if state.unattributed == nil { state.unattributed = handler }
         }
-        Interception.processWide.withLock { if $0.test == nil { $0.test = escapedWork } }
+        guard Interception.processWide.test == nil else { return }
+        Interception.updateProcessWide { if $0.test == nil { $0.test = escapedWork } }
     }
 
     static func handOver(_ finding: Finding) {
@@ -89,7 +107,7 @@ package enum TestGuard {
     /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
     /// its own tasks.
     package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        guard !Interception.current.exemptions.contains(.globalInstalls) else { return }
+        guard !exemptions.contains(.globalInstalls) else { return }
         // Only the tests whose containers this injector serves are affected by its global.
         // Counted outside the lock: the last reference to a context may be this copy's.
         let live = state.withLock { $0.contexts.compactMap(\.context) }
@@ -116,7 +134,7 @@ package enum TestGuard {
     }
 
     /// Looks at one resolution performed while a test context is live somewhere in the process.
-    static func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+    static func inspect(_ resolution: Resolution, chain: () -> [Diagnostics.Step]) {
         if let context = GuardedTest.inEffect {
             if isLiveLeafServedByProductionCode(resolution, in: context) {
                 let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
@@ -128,7 +146,7 @@ package enum TestGuard {
             return
         }
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
-        if Interception.current.exemptions.contains(.globalReads) {
+        if Interception.current.readsGlobalOnPurpose {
             // `Context.global` marks a read of the global as intended; it does not make production code quiet.
             guard resolution.lifetime.reachesOutside else { return }
             handOver(
@@ -144,6 +162,7 @@ package enum TestGuard {
                 })
             return
         }
+        let chain = chain()
         handOver(
             Finding(kind: .escapedWork, key: "escaped \(name) \(type) \(containerType)") {
                 let chainLines =
@@ -165,14 +184,12 @@ package enum TestGuard {
     /// How work that escaped a test re-enters its scope: the fix the escaped-work messages end with.
     static let reenteringTheScope =
         "`let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work."
-
-    /// What a test or suite has opted out of.
-    package typealias Exemptions = Interception.Exemptions
 }
 
 extension TestGuard.Interceptor {
-    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
+    package func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
         TestGuard.inspect(resolution, chain: chain)
+        return nil
     }
 
     package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {

@@ -123,7 +123,7 @@
 
         /// Installs `set` as the process-wide overrides and returns the ones it replaces.
         private static func swapProcessWideOverrides(_ set: OverrideSet?) -> OverrideSet? {
-            Interception.processWide.withLock { installed in
+            Interception.updateProcessWide { installed in
                 defer { installed.overrides = set }
                 return installed.overrides as? OverrideSet
             }

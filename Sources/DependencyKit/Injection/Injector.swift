@@ -255,7 +255,7 @@ public final class Injector<Container: Sendable>: Sendable {
     private func install(_ container: Container, reportingToGuard: Bool) {
         let running = InstalledContainers.testScopes.loadRelaxed()
         if _slowPath(running != 0), reportingToGuard {
-            Interception.test?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
+            Interception.injectionObserver?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
         }
         Self.markInstalled(container)
         let box = Unmanaged.passRetained(Box(container))
@@ -344,7 +344,7 @@ extension Injector {
             // reported, rather than stopping the run (the test guard's seam), whether or not a test is still
             // running; a test's own task stops, and so does a process that never guarded a test.
             if Interception.current.test == nil,
-                let substitute = Interception.test?.containerForEscapedWork(as: Refined.self, insteadOf: container)
+                let substitute = Interception.injectionObserver?.containerForEscapedWork(as: Refined.self, insteadOf: container)
             {
                 return substitute
             }

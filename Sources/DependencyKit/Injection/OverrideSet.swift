@@ -164,11 +164,11 @@ package final class OverrideSet: ResolutionInterceptor {
         (self.entries, self.ceilings, self.probes, self.finding, self.holdings, self.whenFreed) = (
             entries, ceilings, probes, finding, holdings, whenFreed
         )
-        DiagnosticsWord.count(in: .overrideSet)
+        DiagnosticsWord.register(.overrideSet)
     }
 
     deinit {
-        DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
+        DiagnosticsWord.unregister(.overrideSet)
         whenFreed?.signal()
     }
 
@@ -293,12 +293,9 @@ package final class OverrideSet: ResolutionInterceptor {
         return (OverrideSet(entries: Entries(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
     }
 
-    /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
-    /// rest of that graph down the diagnosed path, where overrides and owned instances are looked up.
+    /// Runs `operation` with `set` in effect.
     static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
-        let diverted = divertNestedResolutions()
-        defer { endDivertingNestedResolutions(diverted) }
-        return try Interception.updating({ $0.overrides = set }, operation: operation)
+        try Interception.updating({ $0.overrides = set }, operation: operation)
     }
 
     /// The asynchronous form of ``bind(_:operation:)``.
@@ -455,7 +452,7 @@ struct Placeholder: @unchecked Sendable {
 /// rest of the run goes on), else a stop with the message, since no test is there to fail.
 enum OverrideProblem {
     static func report(_ message: String) {
-        guard Interception.test?.record("override: " + message, { message }) == true else { fatalError(message) }
+        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else { fatalError(message) }
     }
 }
 
@@ -500,11 +497,9 @@ final class OverrideRecording: ResolutionInterceptor {
         _ type: any Any.Type, mode: Mode, describedAs description: String, selector: () -> Void
     ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, answer: Placeholder, isExact: Bool)? {
         let recording = OverrideRecording(type: type, mode: mode)
-        DiagnosticsWord.count(in: .overrideSet)
-        let diverted = divertNestedResolutions()
+        DiagnosticsWord.register(.overrideSet)
         Interception.updating({ $0.overrides = recording }, operation: selector)
-        endDivertingNestedResolutions(diverted)
-        DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
+        DiagnosticsWord.unregister(.overrideSet)
         let calls = recording.calls.withLock { $0 }
         if let call = calls.first, calls.count == 1, !call.name.contains(":"), let container = call.container,
             let answer = call.answer
