@@ -14,18 +14,6 @@
     /// warning says when it ran (after which test ended), and names no test as the one that left it running. Once the next test
     /// begins, such work cannot be told from that test's own detached work, and it is not reported.
     package enum EndedTestWatch {
-        /// Puts a watch for `test`, whose `useDependencies` just ended, in the process-wide test slot: a
-        /// guarded test that only warns. It counts as a guarded test, which keeps every resolution on the
-        /// diagnosed path where the watch sees it, and it answers escaped `dependencies(as:)` reads with
-        /// the ended test's container and a warning, instead of stopping the process.
-        static func begin(test: String, container: DependencyContainer, file: StaticString, line: UInt) {
-            let warn: @Sendable (String) -> Void = { XCTestGuard.warn($0, file: file, line: line) }
-            let watch = GuardedTest(
-                container: container, testScopes: nil, spelling: .xcTest, testName: test, isEndedWatch: true,
-                warn: warn, report: warn)
-            Interception.updateProcessWide { $0.test = watch }
-        }
-
         /// Ends the watch in effect, if any: the next test case begins, or a test's `useDependencies` does.
         package static func end() {
             guard current != nil else { return }

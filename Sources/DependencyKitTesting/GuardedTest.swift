@@ -6,7 +6,7 @@ package import DependencyKit
 /// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
-package final class GuardedTest: TestGuard.Interceptor {
+package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// The context that findings made here belong to: the current task's, else the one of the test
     /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
     package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
@@ -32,7 +32,8 @@ package final class GuardedTest: TestGuard.Interceptor {
             return nil
         }
         let step = resolution.step
-        if reported.withLock({ $0.insert("after \(step.name) \(step.requestedType) \(step.container ?? "")").inserted }) {
+        if reported.withLock({ $0.insert("after \(step.name) \(step.requestedType) \(step.container ?? "")").inserted })
+        {
             warn(Self.endedWatchMessage(for: step, after: testName ?? "the test"))
         }
         return nil
@@ -103,9 +104,8 @@ package final class GuardedTest: TestGuard.Interceptor {
     private let testScopes: AtomicWord?
     /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
     var countsAsScoped: Bool { testScopes != nil }
-    /// The container the test installed, by identity, and its class.
+    /// The container the test installed, by identity.
     var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
-    var containerType: (any AnyObject.Type)? { container.map { type(of: $0) } }
     /// The container the test runs with: what work that escaped the test reads through
     /// `dependencies(as:)` when the global container is not of the type it asks for.
     let container: (any AnyObject & Sendable)?
@@ -123,11 +123,6 @@ package final class GuardedTest: TestGuard.Interceptor {
         case swiftTesting, xcTest
     }
 
-    /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
-    package static let handOverWarning: @Sendable (String) -> Void = { message in
-        TestGuard.handOver(TestGuard.Finding(kind: .escapedWork, key: message) { message })
-    }
-
     /// Creates a guarded test that reports through `report`, counting itself in `testScopes` for as long
     /// as it lives.
     /// - Parameters:
@@ -140,7 +135,8 @@ package final class GuardedTest: TestGuard.Interceptor {
     ///   - spelling: The test framework whose words the messages use.
     ///   - testName: The test's name, for what is found after it ended.
     ///   - isEndedWatch: Whether the context watches the time after its XCTest ended.
-    ///   - warn: Records a warning that fails no test.
+    ///   - warn: Records a warning that fails no test; by default, hands it to DependencyKitTesting's handler as
+    ///     a finding no test context carries.
     ///   - report: Records one issue in the test.
     package init(
         container: (any AnyObject & Sendable)? = nil,
@@ -149,7 +145,7 @@ package final class GuardedTest: TestGuard.Interceptor {
         spelling: Spelling = .swiftTesting,
         testName: String? = nil,
         isEndedWatch: Bool = false,
-        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
+        warn: @escaping @Sendable (String) -> Void = TestGuard.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
         (self.container, self.testScopes, self.exemptions) = (container, testScopes, exemptions)

@@ -35,7 +35,16 @@ extension TestGuard {
 
     /// The test guard's interceptor for work outside every test's task: the process-wide test slot
     /// while no serial XCTest has bound its context to the process.
-    final class EscapedWork: Interceptor {
+    final class EscapedWork: ResolutionInterceptor, InjectionObserver {
+        func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
+            TestGuard.inspect(resolution, chain: chain)
+            return nil
+        }
+
+        func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+            TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
+        }
+
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
         /// `Refined`: the container of the newest test that is one (see ``TestGuard/container(as:preferring:)``),
         /// and a warning.

@@ -1,4 +1,4 @@
-package import DependencyKit
+internal import DependencyKit
 
 /// The test guard: what DependencyKitTesting puts in the engine's seams (`ResolutionInterceptor`, which
 /// observes resolutions, and `InjectionObserver`, which hears of installs, escaped `dependencies(as:)`
@@ -17,10 +17,6 @@ package import DependencyKit
 /// thread — goes to DependencyKitTesting's handler, which knows whether a test is running there at
 /// all and decides how to record it (see `TestGuardReporting`).
 package enum TestGuard {
-    /// What the test guard's interceptors (``GuardedTest``, ``EscapedWork``) share: the guard inspects
-    /// their resolutions and reports their global installs.
-    package protocol Interceptor: ResolutionInterceptor, InjectionObserver {}
-
     /// What a test, a suite or a piece of work has opted out of.
     package struct Exemptions: OptionSet, Sendable {
         package let rawValue: Int
@@ -99,6 +95,11 @@ package enum TestGuard {
 
     static func handOver(_ finding: Finding) {
         state.withLock { $0.unattributed }?(finding)
+    }
+
+    /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
+    package static let handOverWarning: @Sendable (String) -> Void = {
+        handOver(Finding(kind: .escapedWork, key: $0) { [message = $0] in message })
     }
 
     /// Reports a global install while tests with containers of their own are running.
@@ -184,15 +185,4 @@ package enum TestGuard {
     /// How work that escaped a test re-enters its scope: the fix the escaped-work messages end with.
     static let reenteringTheScope =
         "`let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work."
-}
-
-extension TestGuard.Interceptor {
-    package func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
-        TestGuard.inspect(resolution, chain: chain)
-        return nil
-    }
-
-    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
-    }
 }
