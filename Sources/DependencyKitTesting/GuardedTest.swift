@@ -7,10 +7,6 @@ package import DependencyKit
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
 package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
-    /// The context that findings made here belong to: the current task's, else the one of the test
-    /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
-    package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
-
     /// Runs `operation` with this context as the current task's.
     package func bind<R>(
         isolation: isolated (any Actor)? = #isolation,
@@ -28,7 +24,10 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// per resolve.
     package func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
         guard isEndedWatch else {
-            TestGuard.inspect(resolution, chain: chain)
+            if TestGuard.isLiveLeafServedByProductionCode(resolution, in: self) {
+                let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
+                reportOnce(key) { TestGuard.liveLeafMessage(resolution, in: self) }
+            }
             return nil
         }
         let step = resolution.step
@@ -40,7 +39,11 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     }
 
     package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        if !isEndedWatch { TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves) }
+        guard !isEndedWatch, let finding = TestGuard.globalInstall(of: container, in: injectorType, serves: serves)
+        else {
+            return
+        }
+        reportOnce(finding.key, finding.message)
     }
 
     /// The ended-test watch's warning for a resolution made after the test `test` ended.
@@ -101,9 +104,8 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// Whether this context watches the time after its XCTest ended (see ``EndedTestWatch``).
     let isEndedWatch: Bool
     /// The count of live test scopes this context counts itself in, if any.
-    private let testScopes: AtomicWord?
-    /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
-    var countsAsScoped: Bool { testScopes != nil }
+    /// Counted in while the test runs with a container of its own, scoped to its task (not process-wide).
+    let testScopes: AtomicWord?
     /// The container the test installed, by identity.
     var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
     /// The container the test runs with: what work that escaped the test reads through

@@ -452,7 +452,9 @@ struct Placeholder: @unchecked Sendable {
 /// rest of the run goes on), else a stop with the message, since no test is there to fail.
 enum OverrideProblem {
     static func report(_ message: String) {
-        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else { fatalError(message) }
+        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else {
+            fatalError(message)
+        }
     }
 }
 
