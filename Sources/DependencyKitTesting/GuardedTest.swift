@@ -180,16 +180,12 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
 
     /// Makes this context the one every thread's findings belong to, for a test framework that runs
     /// one test at a time in a process (XCTest).
-    /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
-    package func bindToProcess() -> GuardedTest? {
-        Interception.updateProcessWide { bound in
+    /// - Returns: What puts back the test interceptor bound before.
+    package func bindToProcess() -> () -> Void {
+        let previous = Interception.updateProcessWide { bound in
             defer { bound.test = self }
-            return bound.test as? GuardedTest
+            return bound.test
         }
-    }
-
-    /// Binds `previous` again, as it was before a ``bindToProcess()``.
-    package static func restoreProcessBinding(_ previous: GuardedTest?) {
-        Interception.updateProcessWide { $0.test = previous ?? TestGuard.escapedWork }
+        return { Interception.updateProcessWide { $0.test = previous } }
     }
 }

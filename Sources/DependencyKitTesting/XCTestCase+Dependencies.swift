@@ -53,9 +53,9 @@
                     file: file, line: line))
         }
 
-        /// Runs `body` with `container` scoped to it, guarded, reporting unused overrides when it returns:
-        /// the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this package's
-        /// own tests use to check the guard within one test method.
+        /// Runs `body` with `container` in effect, guarded, and ends it as the test's end would, reporting unused
+        /// overrides: the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this
+        /// package's own tests use to check the guard within one test method.
         package func withTestDependencies<Container: DependencyContainer>(
             _ container: Container,
             _ overrides: DependencyContainer.Override<Container>...,
@@ -64,19 +64,14 @@
             line: UInt = #line,
             _ body: () -> Void
         ) {
-            let context = XCTestGuard.context(
-                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
-            let previousContext = context.bindToProcess()
-            defer { GuardedTest.restoreProcessBinding(previousContext) }
-            context.bind {
-                withDependencies(
-                    container, overriding: overrides,
-                    reportingUnused: { XCTestGuard.warn($0, file: file, line: line) }, operation: body)
-            }
+            let end = XCTestGuard.use(
+                container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name, file: file,
+                line: line)
+            body()
+            end()
         }
     }
 
-    /// The XCTest side of the test guard.
     package enum XCTestGuard {
         /// What XCTest has instead of a warning issue: a line on the standard error stream, in the
         /// compiler's `file:line: warning:` form, which Xcode and CI logs show as a warning. Also collected
@@ -134,7 +129,7 @@
         static func context(
             for container: DependencyContainer,
             allowingLiveDependencies: Bool,
-            test: String? = nil,
+            test: String,
             file: StaticString,
             line: UInt,
             watch: Bool = false
