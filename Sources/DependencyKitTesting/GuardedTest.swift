@@ -23,32 +23,26 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// Observes a resolution for the guard; a watch (``EndedTestWatch``) warns of every resolution, once
     /// per resolve.
     package func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
-        guard isEndedWatch else {
-            if TestGuard.isLiveLeafServedByProductionCode(resolution, in: self) {
-                let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
-                reportOnce(key) { TestGuard.liveLeafMessage(resolution, in: self) }
-            }
-            return nil
-        }
-        let step = resolution.step
-        if reported.withLock({ $0.insert("after \(step.name) \(step.requestedType) \(step.container ?? "")").inserted })
-        {
-            warn(Self.endedWatchMessage(for: step, after: testName ?? "the test"))
+        if isEndedWatch {
+            let step = resolution.step
+            reportOnce("after \(step.name) \(step.requestedType) \(step.container ?? "")") { endedWatchMessage(step) }
+        } else if TestGuard.isLiveLeafServedByProductionCode(resolution, in: self) {
+            let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
+            reportOnce(key) { TestGuard.liveLeafMessage(resolution, in: self) }
         }
         return nil
     }
 
     package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        guard !isEndedWatch, let finding = TestGuard.globalInstall(of: container, in: injectorType, serves: serves)
-        else {
-            return
+        if !isEndedWatch, let finding = TestGuard.globalInstall(of: container, in: injectorType, serves: serves) {
+            reportOnce(finding.key, finding.message)
         }
-        reportOnce(finding.key, finding.message)
     }
 
-    /// The ended-test watch's warning for a resolution made after the test `test` ended.
-    static func endedWatchMessage(for step: Diagnostics.Step, after test: String) -> String {
-        let served = step.container.map { " It was served by \($0)." } ?? ""
+    /// The ended-test watch's warning for a resolution made after its test ended (the watch reports it as a
+    /// warning: it is made with `report` a warning).
+    func endedWatchMessage(_ step: Diagnostics.Step) -> String {
+        let (served, test) = (step.container.map { " It was served by \($0)." } ?? "", testName ?? "the test")
         return """
             \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
             began, outside every test's `useDependencies`: by code run between tests (a tearDown()), or by \
