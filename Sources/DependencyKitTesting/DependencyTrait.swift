@@ -118,8 +118,7 @@ public struct DependencyGuardExemption: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await Interception.updating(
-            { $0.exemptions.formUnion(exemptions) }, isolation: #isolation, operation: function)
+        try await TestGuard.$exemptions.withValue(TestGuard.exemptions.union(exemptions), operation: function)
     }
 }
 

@@ -6,11 +6,7 @@ package import DependencyKit
 /// diagnosed path process-wide; the count lives in `init`/`deinit` (not around a `withValue`
 /// call) because an unstructured task started by the test inherits the context and may outlive
 /// the call.
-package final class GuardedTest: TestGuard.Interceptor {
-    /// The context that findings made here belong to: the current task's, else the one of the test
-    /// that runs alone in the process (an XCTest case), set by ``bindToProcess()``.
-    package static var inEffect: GuardedTest? { Interception.test as? GuardedTest }
-
+package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// Runs `operation` with this context as the current task's.
     package func bind<R>(
         isolation: isolated (any Actor)? = #isolation,
@@ -22,6 +18,40 @@ package final class GuardedTest: TestGuard.Interceptor {
     /// Runs `operation` with this context as the current task's.
     package func bind<R>(operation: () throws -> R) rethrows -> R {
         try Interception.updating({ $0.test = self }, operation: operation)
+    }
+
+    /// Observes a resolution for the guard; a watch (``EndedTestWatch``) warns of every resolution, once
+    /// per resolve.
+    package func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
+        if isEndedWatch {
+            let step = resolution.step
+            reportOnce("after \(step.name) \(step.requestedType) \(step.container ?? "")") { endedWatchMessage(step) }
+        } else if TestGuard.isLiveLeafServedByProductionCode(resolution, in: self) {
+            let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
+            reportOnce(key) { TestGuard.liveLeafMessage(resolution, in: self) }
+        }
+        return nil
+    }
+
+    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+        if !isEndedWatch, let finding = TestGuard.globalInstall(of: container, in: injectorType, serves: serves) {
+            reportOnce(finding.key, finding.message)
+        }
+    }
+
+    /// The ended-test watch's warning for a resolution made after its test ended (the watch reports it as a
+    /// warning: it is made with `report` a warning).
+    func endedWatchMessage(_ step: Diagnostics.Step) -> String {
+        let (served, test) = (step.container.map { " It was served by \($0)." } ?? "", testName ?? "the test")
+        return """
+            \(step.name) -> \(step.requestedType) was resolved after \(test) ended and before the next test \
+            began, outside every test's `useDependencies`: by code run between tests (a tearDown()), or by \
+            work that carries no trace of the test that started it (a Task.detached, a Task {} started \
+            under `useDependencies`, a queue's closure, a thread), which may be any test before the next \
+            one.\(served) Work still running when the next test begins reads that test's container \
+            and overrides, and cannot be told from the next test's own work, so it is not reported then. \
+            Await or cancel work before the test that starts it returns.
+            """
     }
 
     /// Records a problem of this test's work, once per key: a malformed override.
@@ -65,13 +95,13 @@ package final class GuardedTest: TestGuard.Interceptor {
     let warn: @Sendable (String) -> Void
     /// The test's name, as its framework prints it, for what is found after it ended.
     let testName: String?
+    /// Whether this context watches the time after its XCTest ended (see ``EndedTestWatch``).
+    let isEndedWatch: Bool
     /// The count of live test scopes this context counts itself in, if any.
-    private let testScopes: AtomicWord?
-    /// Whether this test runs with a container of its own, scoped to its task (not process-wide).
-    var countsAsScoped: Bool { testScopes != nil }
-    /// The container the test installed, by identity, and its class.
+    /// Counted in while the test runs with a container of its own, scoped to its task (not process-wide).
+    let testScopes: AtomicWord?
+    /// The container the test installed, by identity.
     var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
-    var containerType: (any AnyObject.Type)? { container.map { type(of: $0) } }
     /// The container the test runs with: what work that escaped the test reads through
     /// `dependencies(as:)` when the global container is not of the type it asks for.
     let container: (any AnyObject & Sendable)?
@@ -89,11 +119,6 @@ package final class GuardedTest: TestGuard.Interceptor {
         case swiftTesting, xcTest
     }
 
-    /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
-    package static let handOverWarning: @Sendable (String) -> Void = { message in
-        TestGuard.handOver(TestGuard.Finding(kind: .escapedWork, key: message) { message })
-    }
-
     /// Creates a guarded test that reports through `report`, counting itself in `testScopes` for as long
     /// as it lives.
     /// - Parameters:
@@ -105,7 +130,9 @@ package final class GuardedTest: TestGuard.Interceptor {
     ///   - exemptions: What the test opted out of, besides the task's.
     ///   - spelling: The test framework whose words the messages use.
     ///   - testName: The test's name, for what is found after it ended.
-    ///   - warn: Records a warning that fails no test.
+    ///   - isEndedWatch: Whether the context watches the time after its XCTest ended.
+    ///   - warn: Records a warning that fails no test; by default, hands it to DependencyKitTesting's handler as
+    ///     a finding no test context carries.
     ///   - report: Records one issue in the test.
     package init(
         container: (any AnyObject & Sendable)? = nil,
@@ -113,18 +140,20 @@ package final class GuardedTest: TestGuard.Interceptor {
         exemptions: TestGuard.Exemptions = [],
         spelling: Spelling = .swiftTesting,
         testName: String? = nil,
-        warn: @escaping @Sendable (String) -> Void = GuardedTest.handOverWarning,
+        isEndedWatch: Bool = false,
+        warn: @escaping @Sendable (String) -> Void = TestGuard.handOverWarning,
         report: @escaping @Sendable (String) -> Void
     ) {
         (self.container, self.testScopes, self.exemptions) = (container, testScopes, exemptions)
         (self.spelling, self.testName, self.warn, self.report) = (spelling, testName, warn, report)
+        self.isEndedWatch = isEndedWatch
         testScopes?.add(1)
-        DiagnosticsWord.count(in: .testContext)
+        DiagnosticsWord.register(.testContext)
         TestGuard.register(self)
     }
 
     deinit {
-        DiagnosticsWord.add(-DiagnosticsWord.testContextUnit)
+        DiagnosticsWord.unregister(.testContext)
         testScopes?.add(-1)
     }
 
@@ -145,16 +174,12 @@ package final class GuardedTest: TestGuard.Interceptor {
 
     /// Makes this context the one every thread's findings belong to, for a test framework that runs
     /// one test at a time in a process (XCTest).
-    /// - Returns: The context bound before, to hand back to ``restoreProcessBinding(_:)``.
-    package func bindToProcess() -> GuardedTest? {
-        Interception.processWide.withLock { bound in
+    /// - Returns: What puts back the test interceptor bound before.
+    package func bindToProcess() -> () -> Void {
+        let previous = Interception.updateProcessWide { bound in
             defer { bound.test = self }
-            return bound.test as? GuardedTest
+            return bound.test
         }
-    }
-
-    /// Binds `previous` again, as it was before a ``bindToProcess()``.
-    package static func restoreProcessBinding(_ previous: GuardedTest?) {
-        Interception.processWide.withLock { $0.test = previous ?? TestGuard.escapedWork }
+        return { Interception.updateProcessWide { $0.test = previous } }
     }
 }

@@ -35,7 +35,54 @@ extension TestGuard {
 
     /// The test guard's interceptor for work outside every test's task: the process-wide test slot
     /// while no serial XCTest has bound its context to the process.
-    final class EscapedWork: Interceptor {
+    final class EscapedWork: ResolutionInterceptor, InjectionObserver {
+        /// A resolution served by an installed global container to work no test context is seen in: a warning
+        /// with the chain and the fix, or, in `Context.global`, only when production code reached outside.
+        func observe(_ resolution: Resolution, parent _: Int?, chain: () -> [Diagnostics.Step]) -> Int? {
+            guard let containerType = resolution.containerType, resolution.servedByAnInstalledGlobal else {
+                return nil
+            }
+            let (name, type) = (resolution.name, typeName(resolution.requestedType))
+            if Interception.current.readsGlobalOnPurpose {
+                // `Context.global` marks a read of the global as intended; it does not make production code quiet.
+                guard resolution.lifetime.reachesOutside else { return nil }
+                handOver(
+                    Finding(kind: .escapedWork, key: "global live \(name) \(type) \(containerType)") {
+                        """
+                        \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
+                        by the global container's production code (\(containerType)) inside \
+                        `DependencyContainer.Context.global.run`, in work outside every test's task, while tests scoped \
+                        by `.dependencies(...)` were running. `Context.global` says the work reads the global container \
+                        on purpose; it does not make production code quiet. If the work belongs to a test, re-enter the \
+                        test's scope instead: \(reenteringTheScope)
+                        """
+                    })
+                return nil
+            }
+            let chain = chain()
+            handOver(
+                Finding(kind: .escapedWork, key: "escaped \(name) \(type) \(containerType)") {
+                    let chainLines =
+                        chain.isEmpty ? "  \(name) -> \(type)" : chain.map { "  \($0)" }.joined(separator: "\n")
+                    return """
+                        \(name) -> \(type) was served by the global container (\(containerType)) to work that ran \
+                        outside every test's scope (Task.detached, a DispatchQueue closure, a thread, a callback \
+                        stored for later) while tests scoped by `.dependencies(...)` were running. Such work does not \
+                        see its test's container. The resolution chain:
+                        \(chainLines)
+                        If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
+                        it: \(reenteringTheScope) Work that means to read the global container says so, and this warning \
+                        goes: `DependencyContainer.Context.global.run { … }` around it.
+                        """
+                }
+            )
+            return nil
+        }
+
+        func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
+            TestGuard.globalInstall(of: container, in: injectorType, serves: serves).map(TestGuard.handOver)
+        }
+
         /// Work outside every test's task read `dependencies(as:)` and the global container is not a
         /// `Refined`: the container of the newest test that is one (see ``TestGuard/container(as:preferring:)``),
         /// and a warning.
@@ -46,4 +93,8 @@ extension TestGuard {
             return refined
         }
     }
+
+    /// How work that escaped a test re-enters its scope: the fix the escaped-work messages end with.
+    static let reenteringTheScope =
+        "`let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work."
 }

@@ -9,24 +9,32 @@ extension TestGuard {
     /// replacing a leaf inside a test can answer here that the leaf is no longer production code.
     static func isLiveLeafServedByProductionCode(_ resolution: Resolution, in context: GuardedTest) -> Bool {
         resolution.lifetime.reachesOutside
-            && !Interception.current.exemptions.union(context.exemptions).contains(.liveDependencies)
+            && !exemptions.union(context.exemptions).contains(.liveDependencies)
     }
 
     /// The live-leaf issue: what was served, by whose code, which container was in effect (and which
     /// one the test installed), and the code to paste.
     static func liveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
-        if let id = resolution.containerID, let overrides = Interception.overrides as? OverrideSet,
-            overrides.hasRelativeOverride(of: resolution.name, type: resolution.requestedType, container: id)
-        {
-            return relativeOverrideOfLiveLeafMessage(resolution, in: context)
-        }
-        let name = resolution.name
-        let type = typeName(resolution.requestedType)
+        let (name, type) = (resolution.name, typeName(resolution.requestedType))
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
-        let installed = context.containerType.map { "\($0)" } ?? "a container"
+        let ownContainer = resolution.containerID != nil && resolution.containerID == context.containerID
+        if let id = resolution.containerID, let overrides = Interception.overrides as? OverrideSet,
+            overrides.hasRelativeOverride(of: name, type: resolution.requestedType, container: id)
+        {
+            // The override builds on the live value, so the live code ran: a value override, or going live.
+            return """
+                \(name) -> \(type) reaches the outside world (network, disk, clock or randomness), and this test \
+                overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the value \(container)'s \
+                `live {}` code serves, so that code ran.
+                To keep the test from going live, replace the relative override with a value, \(context.spelling.overridePlace(orWithDependencies: false)):
+                    .override({ $0.\(name) }, with: …)
+                If this test decorates the live value on purpose (an end-to-end test), \(context.spelling.goLive).
+                """
+        }
+        let installed = context.container.map { "\(Swift.type(of: $0))" } ?? "a container"
         let effect: String
         let servedByTheGlobal = resolution.servedByAnInstalledGlobal
-        if let id = resolution.containerID, id == context.containerID {
+        if ownContainer {
             effect = "the container this test installed"
         } else if servedByTheGlobal {
             effect =
@@ -49,7 +57,7 @@ extension TestGuard {
                 """
         }
         // Code that bypassed the test's scope needs the code fixed, not an override.
-        let bypassedTheScope = servedByTheGlobal && resolution.containerID != context.containerID
+        let bypassedTheScope = servedByTheGlobal && !ownContainer
         let servedBy: String
         let fix: String
         if bypassedTheScope {
@@ -98,21 +106,6 @@ extension TestGuard {
             Container in effect: \(container), \(effect).
             \(oneLine)\(fix)
             If this test means to go live (an end-to-end test), \(context.spelling.goLive).
-            """
-    }
-
-    /// The live-leaf issue for a resolve the test overrides relatively: the override builds on the live
-    /// value, so the live code ran; the choices are a value override or going live on purpose.
-    static func relativeOverrideOfLiveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
-        let name = resolution.name
-        let container = resolution.containerType.map { "\($0)" } ?? "the container"
-        return """
-            \(name) -> \(typeName(resolution.requestedType)) reaches the outside world (network, disk, clock or \
-            randomness), and this test overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the \
-            value \(container)'s `live {}` code serves, so that code ran.
-            To keep the test from going live, replace the relative override with a value, \(context.spelling.overridePlace(orWithDependencies: false)):
-                .override({ $0.\(name) }, with: …)
-            If this test decorates the live value on purpose (an end-to-end test), \(context.spelling.goLive).
             """
     }
 

@@ -1,10 +1,13 @@
-package import DependencyKit
+internal import DependencyKit
 
-/// The test guard: what DependencyKitTesting puts in the engine's seam (`ResolutionInterceptor`).
+/// The test guard: what DependencyKitTesting puts in the engine's seams (`ResolutionInterceptor`, which
+/// observes resolutions, and `InjectionObserver`, which hears of installs, escaped `dependencies(as:)`
+/// reads and malformed overrides), and the policy the engine leaves to it: what a test is exempt from,
+/// what escaped work is given, what is reported where.
 ///
 /// DependencyKitTesting binds a ``GuardedTest`` for each test case it scopes. While any context is
-/// live, the diagnostics word sends every resolution through the diagnosed path, where
-/// ``inspect(_:chain:)`` looks for three mistakes: a live leaf served by production code inside a
+/// live, the diagnostics word sends every resolution through the diagnosed path, where the guard's
+/// interceptors (``GuardedTest``, ``EscapedWork``) look for three mistakes: a live leaf served by production code inside a
 /// test, a global container serving work that escaped a test's scope, and a global install while
 /// tests scoped to the same injector run. Production code never binds a context, so none of this
 /// runs there: the hot path is the same one relaxed load.
@@ -14,9 +17,19 @@ package import DependencyKit
 /// thread — goes to DependencyKitTesting's handler, which knows whether a test is running there at
 /// all and decides how to record it (see `TestGuardReporting`).
 package enum TestGuard {
-    /// What the test guard's interceptors (``GuardedTest``, ``EscapedWork``) share: the guard inspects
-    /// their resolutions and reports their global installs.
-    package protocol Interceptor: ResolutionInterceptor {}
+    /// What a test, a suite or a piece of work has opted out of.
+    package struct Exemptions: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Live leaves may be served by production code (`.allowsLiveDependencies`).
+        package static let liveDependencies = Exemptions(rawValue: 1)
+        /// The test may install global containers while scoped tests run (`.allowsGlobalInstalls`).
+        package static let globalInstalls = Exemptions(rawValue: 2)
+    }
+
+    /// What the current task is exempt from: the traits of its test and suites.
+    @TaskLocal package static var exemptions: Exemptions = []
 
     /// A finding that belongs to no test context.
     package struct Finding: Sendable {
@@ -76,28 +89,32 @@ package enum TestGuard {
         state.withLock { state in
             if state.unattributed == nil { state.unattributed = handler }
         }
-        Interception.processWide.withLock { if $0.test == nil { $0.test = escapedWork } }
+        guard Interception.processWide.test == nil else { return }
+        Interception.updateProcessWide { if $0.test == nil { $0.test = escapedWork } }
     }
 
     static func handOver(_ finding: Finding) {
         state.withLock { $0.unattributed }?(finding)
     }
 
-    /// Reports a global install while tests with containers of their own are running.
-    ///
-    /// An install made in a guarded test is that test's issue; one made elsewhere goes to
-    /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in
-    /// its own tasks.
-    package static func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        guard !Interception.current.exemptions.contains(.globalInstalls) else { return }
+    /// Hands a warning to DependencyKitTesting's handler, as a finding no test context carries.
+    package static let handOverWarning: @Sendable (String) -> Void = {
+        handOver(Finding(kind: .escapedWork, key: $0) { [message = $0] in message })
+    }
+
+    /// The finding for a global install while tests with containers of their own are running, or `nil`
+    /// when none of them is affected. A guarded test records it as its issue; elsewhere it goes to
+    /// DependencyKitTesting's handler. A test (or suite) marked `.allowsGlobalInstalls` is exempt in its
+    /// own tasks.
+    static func globalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) -> Finding? {
+        guard !exemptions.contains(.globalInstalls) else { return nil }
         // Only the tests whose containers this injector serves are affected by its global.
         // Counted outside the lock: the last reference to a context may be this copy's.
         let live = state.withLock { $0.contexts.compactMap(\.context) }
-        let liveTestScopes = live.filter { $0.countsAsScoped && $0.container.map(serves) == true }.count
-        guard liveTestScopes > 0 else { return }
+        let liveTestScopes = live.filter { $0.testScopes != nil && $0.container.map(serves) == true }.count
+        guard liveTestScopes > 0 else { return nil }
         let type = Swift.type(of: container)
-        let key = "install \(injectorType) \(type)"
-        let message: @Sendable () -> String = {
+        return Finding(kind: .globalInstall, key: "install \(injectorType) \(type)") {
             """
             Installed \(type) as the global container while \(liveTestScopes) test(s) scoped to the same \
             injector were running. Code that reads the global container (work that escaped a test's scope, \
@@ -108,74 +125,5 @@ package enum TestGuard {
             swap the global (a test of the swap itself) can say so with `.allowsGlobalInstalls`.
             """
         }
-        if let context = GuardedTest.inEffect {
-            context.reportOnce(key, message)
-        } else {
-            handOver(Finding(kind: .globalInstall, key: key, message: message))
-        }
-    }
-
-    /// Looks at one resolution performed while a test context is live somewhere in the process.
-    static func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-        if let context = GuardedTest.inEffect {
-            if isLiveLeafServedByProductionCode(resolution, in: context) {
-                let key = "live \(resolution.name) \(resolution.containerType.map { "\($0)" } ?? "")"
-                context.reportOnce(key) { liveLeafMessage(resolution, in: context) }
-            }
-            return
-        }
-        guard let containerType = resolution.containerType, resolution.servedByAnInstalledGlobal else {
-            return
-        }
-        let (name, type) = (resolution.name, typeName(resolution.requestedType))
-        if Interception.current.exemptions.contains(.globalReads) {
-            // `Context.global` marks a read of the global as intended; it does not make production code quiet.
-            guard resolution.lifetime.reachesOutside else { return }
-            handOver(
-                Finding(kind: .escapedWork, key: "global live \(name) \(type) \(containerType)") {
-                    """
-                    \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
-                    by the global container's production code (\(containerType)) inside \
-                    `DependencyContainer.Context.global.run`, in work outside every test's task, while tests scoped \
-                    by `.dependencies(...)` were running. `Context.global` says the work reads the global container \
-                    on purpose; it does not make production code quiet. If the work belongs to a test, re-enter the \
-                    test's scope instead: \(reenteringTheScope)
-                    """
-                })
-            return
-        }
-        handOver(
-            Finding(kind: .escapedWork, key: "escaped \(name) \(type) \(containerType)") {
-                let chainLines =
-                    chain.isEmpty ? "  \(name) -> \(type)" : chain.map { "  \($0)" }.joined(separator: "\n")
-                return """
-                    \(name) -> \(type) was served by the global container (\(containerType)) to work that ran \
-                    outside every test's scope (Task.detached, a DispatchQueue closure, a thread, a callback \
-                    stored for later) while tests scoped by `.dependencies(...)` were running. Such work does not \
-                    see its test's container. The resolution chain:
-                    \(chainLines)
-                    If the work belongs to a test, capture the test's scope before the work escapes and re-enter \
-                    it: \(reenteringTheScope) Work that means to read the global container says so, and this warning \
-                    goes: `DependencyContainer.Context.global.run { … }` around it.
-                    """
-            }
-        )
-    }
-
-    /// How work that escaped a test re-enters its scope: the fix the escaped-work messages end with.
-    static let reenteringTheScope =
-        "`let context = DependencyContainer.Context.capture()`, then `context.run { … }` inside the escaping work."
-
-    /// What a test or suite has opted out of.
-    package typealias Exemptions = Interception.Exemptions
-}
-
-extension TestGuard.Interceptor {
-    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {
-        TestGuard.inspect(resolution, chain: chain)
-    }
-
-    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {
-        TestGuard.reportGlobalInstall(of: container, in: injectorType, serves: serves)
     }
 }

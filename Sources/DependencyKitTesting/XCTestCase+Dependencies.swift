@@ -53,9 +53,9 @@
                     file: file, line: line))
         }
 
-        /// Runs `body` with `container` scoped to it, guarded, reporting unused overrides when it returns:
-        /// the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this package's
-        /// own tests use to check the guard within one test method.
+        /// Runs `body` with `container` in effect, guarded, and ends it as the test's end would, reporting unused
+        /// overrides: the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this
+        /// package's own tests use to check the guard within one test method.
         package func withTestDependencies<Container: DependencyContainer>(
             _ container: Container,
             _ overrides: DependencyContainer.Override<Container>...,
@@ -64,19 +64,14 @@
             line: UInt = #line,
             _ body: () -> Void
         ) {
-            let context = XCTestGuard.context(
-                for: container, allowingLiveDependencies: allowingLiveDependencies, file: file, line: line)
-            let previousContext = context.bindToProcess()
-            defer { GuardedTest.restoreProcessBinding(previousContext) }
-            context.bind {
-                withDependencies(
-                    container, overriding: overrides,
-                    reportingUnused: { XCTestGuard.warn($0, file: file, line: line) }, operation: body)
-            }
+            let end = XCTestGuard.use(
+                container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name, file: file,
+                line: line)
+            body()
+            end()
         }
     }
 
-    /// The XCTest side of the test guard.
     package enum XCTestGuard {
         /// What XCTest has instead of a warning issue: a line on the standard error stream, in the
         /// compiler's `file:line: warning:` form, which Xcode and CI logs show as a warning. Also collected
@@ -100,32 +95,29 @@
             line: UInt
         ) -> () -> Void {
             TestBoundaries.registered
-            EndedTestWatch.end()
             let endScope = ScopeFrame.bindProcessWide(container)
             let context = context(
                 for: container, allowingLiveDependencies: allowingLiveDependencies, test: test, file: file,
                 line: line)
-            let previousContext = context.bindToProcess()
-            // A task's own overrides come first; these are the process's, since XCTest runs one test at a time.
-            let (overrideSet, entries) = OverrideSet.recording(overrides, for: container)
-            let previousOverrides = swapProcessWideOverrides(overrideSet)
-            return {
-                _ = swapProcessWideOverrides(previousOverrides)
-                for message in OverrideSet.unusedMessages(of: entries) { warn(message, file: file, line: line) }
-                if previousContext == nil {
-                    EndedTestWatch.begin(test: test, container: container, file: file, line: line)
-                } else {
-                    GuardedTest.restoreProcessBinding(previousContext)
-                }
-                endScope()
+            // The test's context in the process's slot, in place of a watch of the test before, so that it
+            // takes a malformed override's problem; a task's own overrides come first, then these.
+            let before = Interception.updateProcessWide { bound in
+                defer { bound.test = context }
+                return bound
             }
-        }
-
-        /// Installs `set` as the process-wide overrides and returns the ones it replaces.
-        private static func swapProcessWideOverrides(_ set: OverrideSet?) -> OverrideSet? {
-            Interception.processWide.withLock { installed in
-                defer { installed.overrides = set }
-                return installed.overrides as? OverrideSet
+            let (overrideSet, entries) = OverrideSet.recording(overrides, for: container)
+            Interception.updateProcessWide { $0.overrides = overrideSet }
+            let outer = (before.test as? GuardedTest).flatMap { $0.isEndedWatch ? nil : $0 }
+            return {
+                for message in OverrideSet.unusedMessages(of: entries) { warn(message, file: file, line: line) }
+                // The outermost call leaves a watch of the work that resolves until the next test begins.
+                let next =
+                    outer
+                    ?? Self.context(
+                        for: container, allowingLiveDependencies: false, test: test, file: file, line: line, watch: true
+                    )
+                Interception.updateProcessWide { ($0.test, $0.overrides) = (next, before.overrides) }
+                endScope()
             }
         }
 
@@ -133,18 +125,21 @@
         package static let warnings = Locked<[String]>([])
 
         /// A context that fails the running test with the guard's message, at the user's line, in
-        /// XCTest's words.
+        /// XCTest's words; with `watch`, the ``EndedTestWatch`` that warns of what resolves after the test.
         static func context(
             for container: DependencyContainer,
             allowingLiveDependencies: Bool,
-            test: String? = nil,
+            test: String,
             file: StaticString,
-            line: UInt
+            line: UInt,
+            watch: Bool = false
         ) -> GuardedTest {
-            GuardedTest(
+            let warning: @Sendable (String) -> Void = { warn($0, file: file, line: line) }
+            let failure: @Sendable (String) -> Void = { XCTFail($0, file: file, line: line) }
+            return GuardedTest(
                 container: container, testScopes: nil, exemptions: allowingLiveDependencies ? .liveDependencies : [],
-                spelling: .xcTest, testName: test, warn: { warn($0, file: file, line: line) },
-                report: { XCTFail($0, file: file, line: line) })
+                spelling: .xcTest, testName: test, isEndedWatch: watch, warn: warning,
+                report: watch ? warning : failure)
         }
     }
 #endif

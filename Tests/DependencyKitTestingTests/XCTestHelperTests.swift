@@ -58,8 +58,8 @@
             let context = GuardedTest(container: EscapeAppCore(), testScopes: nil, spelling: .xcTest) { message in
                 reports.withLock { $0.append(message) }
             }
-            let previous = context.bindToProcess()
-            defer { GuardedTest.restoreProcessBinding(previous) }
+            let restore = context.bindToProcess()
+            defer { restore() }
             let greeting = await context.bind {
                 await withDependencies(EscapeAppCore()) {
                     await Task.detached {

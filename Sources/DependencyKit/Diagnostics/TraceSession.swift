@@ -16,12 +16,7 @@ extension Diagnostics {
         _ body: () throws(Failure) -> R
     ) throws(Failure) -> (value: R, graph: ResolutionGraph) {
         let session = TraceSession()
-        // Begun inside a synchronous resolve, the rest of its graph must see the trace too.
-        let diverted = divertNestedResolutions()
-        defer { endDivertingNestedResolutions(diverted) }
-        var traced = Interception.current
-        traced.trace = session
-        return try session.close(Interception.$current.outcome(binding: traced, body))
+        return try session.close(Interception.outcome({ $0.trace = session }, body))
     }
 
     /// Runs the asynchronous `body` and returns what it returned with the tree of the
@@ -62,10 +57,10 @@ final class TraceSession: ResolutionInterceptor {
     /// ended, so that work which outlives it records nothing.
     private let records = Locked<[Record]?>([])
 
-    init() { DiagnosticsWord.count(in: .trace) }
+    init() { DiagnosticsWord.register(.trace) }
 
     /// Records that a resolution started; returns its node, or `nil` once the trace has ended.
-    func begin(_ resolution: Resolution, parent: Int?) -> Int? {
+    func observe(_ resolution: Resolution, parent: Int?, chain _: () -> [Diagnostics.Step]) -> Int? {
         records.withLock { records in
             records?.append(Record(resolution: resolution, parent: parent))
             return records.map { $0.count - 1 }
@@ -85,7 +80,7 @@ final class TraceSession: ResolutionInterceptor {
             defer { records = nil }
             return records ?? []
         }
-        DiagnosticsWord.add(-DiagnosticsWord.traceUnit)
+        DiagnosticsWord.unregister(.trace)
         var children = [[Int]](repeating: [], count: records.count)
         for (id, record) in records.enumerated() {
             if let parent = record.parent { children[parent].append(id) }

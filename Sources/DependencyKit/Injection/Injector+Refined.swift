@@ -45,7 +45,8 @@ extension Injector {
             // reported, rather than stopping the run (the test guard's seam), whether or not a test is still
             // running; a test's own task stops, and so does a process that never guarded a test.
             if Interception.current.test == nil,
-                let substitute = Interception.test?.containerForEscapedWork(as: Refined.self, insteadOf: container)
+                let substitute = Interception.injectionObserver?.containerForEscapedWork(
+                    as: Refined.self, insteadOf: container)
             {
                 return substitute
             }

@@ -227,7 +227,7 @@ public final class Injector<Container: Sendable>: Sendable {
     @usableFromInline
     package func install(_ container: Container, reportingToGuard: Bool = true) {
         if _slowPath(InstalledContainers.testScopes.loadRelaxed() != 0), reportingToGuard {
-            Interception.test?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
+            Interception.injectionObserver?.reportGlobalInstall(of: container, in: Self.self) { $0 is Container }
         }
         Self.markInstalled(container)
         let box = Unmanaged.passRetained(Box(container))

@@ -39,11 +39,9 @@ final class OverrideRecording: ResolutionInterceptor {
         _ type: any Any.Type, mode: Mode, describedAs description: String, selector: () -> Void
     ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, answer: Placeholder, isExact: Bool)? {
         let recording = OverrideRecording(type: type, mode: mode)
-        DiagnosticsWord.count(in: .overrideSet)
-        let diverted = divertNestedResolutions()
+        DiagnosticsWord.register(.overrideSet)
         Interception.updating({ $0.overrides = recording }, operation: selector)
-        endDivertingNestedResolutions(diverted)
-        DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
+        DiagnosticsWord.unregister(.overrideSet)
         let calls = recording.calls.withLock { $0 }
         if let call = calls.first, calls.count == 1, !call.name.contains(":"), let container = call.container,
             let answer = call.answer
@@ -104,6 +102,8 @@ struct Placeholder: @unchecked Sendable {
 /// rest of the run goes on), else a stop with the message, since no test is there to fail.
 enum OverrideProblem {
     static func report(_ message: String) {
-        guard Interception.test?.record("override: " + message, { message }) == true else { fatalError(message) }
+        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else {
+            fatalError(message)
+        }
     }
 }

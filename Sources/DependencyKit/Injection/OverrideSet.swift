@@ -95,11 +95,11 @@ package final class OverrideSet: ResolutionInterceptor {
             entries, ceilings, probes, finding, holdings, whenFreed
         )
         self.notesMisses = notesMisses || whenFreed != nil
-        DiagnosticsWord.count(in: .overrideSet)
+        DiagnosticsWord.register(.overrideSet)
     }
 
     deinit {
-        DiagnosticsWord.add(-DiagnosticsWord.overrideUnit)
+        DiagnosticsWord.unregister(.overrideSet)
         whenFreed?.signal()
     }
 
@@ -215,12 +215,9 @@ package final class OverrideSet: ResolutionInterceptor {
         return (OverrideSet(entries: Locked(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
     }
 
-    /// Runs `operation` with `set` in effect. A scope begun inside a synchronous resolve diverts the
-    /// rest of that graph down the diagnosed path, where overrides and owned instances are looked up.
+    /// Runs `operation` with `set` in effect.
     static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
-        let diverted = divertNestedResolutions()
-        defer { endDivertingNestedResolutions(diverted) }
-        return try Interception.updating({ $0.overrides = set }, operation: operation)
+        try Interception.updating({ $0.overrides = set }, operation: operation)
     }
 
     /// The asynchronous form of ``bind(_:operation:)``.

@@ -204,7 +204,7 @@ extension DependencyContainer {
                 return try Interception.updating(
                     { global in
                         global.overrides = nil
-                        global.exemptions.insert(.globalReads)
+                        global.readsGlobalOnPurpose = true
                     }, operation: { try ScopeFrame.bind(nil, operation: operation) })
             }
             guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
@@ -226,7 +226,7 @@ extension DependencyContainer {
                 return try await Interception.updating(
                     { global in
                         global.overrides = nil
-                        global.exemptions.insert(.globalReads)
+                        global.readsGlobalOnPurpose = true
                     }, isolation: isolation,
                     operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) })
             }

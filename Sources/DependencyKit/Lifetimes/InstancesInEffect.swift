@@ -17,8 +17,6 @@ extension DependencyContainer {
     @usableFromInline
     func buildingWithOverridesMasked<T>(_ make: () throws -> T) rethrows -> T {
         guard DiagnosticsWord.mayHaveOverrideSets else { return try make() }
-        let diverted = divertNestedResolutions()
-        defer { endDivertingNestedResolutions(diverted) }
         return try Interception.updating({ $0.overrides = OverridesMasked.instance }, operation: make)
     }
 

@@ -2,13 +2,16 @@
 ///
 /// The resolution layer declares this one protocol and one task-local value (``Interception``) and asks
 /// them only on the diagnosed path, which the diagnostics word sends a resolution down while any of them
-/// is alive; nothing below names what fills them. Every requirement has a default that does nothing, so
-/// each plug-in implements only its part:
+/// is alive; nothing below names what fills them. A plug-in **answers** a resolution, **owns** the cached
+/// instances resolved inside it, or **observes** resolutions; every requirement has a default that does
+/// nothing, so each implements only its part:
 ///
-/// - an override scope (and the recording that finds an override's resolve) **answers** resolutions and
-///   **owns** the cached instances resolved inside it;
-/// - DependencyKitTesting's test context **inspects** each resolution for the test guard;
-/// - a trace **records** each resolution as a node of its graph.
+/// - an override scope (and the recording that finds an override's resolve) answers and owns;
+/// - a trace observes each resolution as a node of its graph, and its produced type;
+/// - DependencyKitTesting's guard observes each resolution with the chain that led to it.
+///
+/// What a plug-in wants from the layers above this one (the test guard's reports of installs, of escaped
+/// `dependencies(as:)` reads, of malformed overrides) is declared there (`InjectionObserver`).
 package protocol ResolutionInterceptor: AnyObject, Sendable {
     /// Answers a resolution instead of its builder, or returns `nil` to let it run as written.
     /// - Parameter next: Serves the resolution without this interceptor's answer.
@@ -31,26 +34,13 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     /// The cached instances this interceptor owns for `container`, or `nil` for the container's own.
     func instances(for container: DependencyContainer) -> OwnedInstances?
 
-    /// Looks at a resolution about to run its builder, with the chain of resolutions in progress.
-    func inspect(_ resolution: Resolution, chain: [Diagnostics.Step])
+    /// Observes a resolution about to run its builder, under the node `parent` of this interceptor's
+    /// observations; `chain` gives the resolutions in progress, outermost first, when asked. Returns the
+    /// resolution's node, to ``finish(_:producing:)``, or `nil` when the interceptor keeps none.
+    func observe(_ resolution: Resolution, parent: Int?, chain: () -> [Diagnostics.Step]) -> Int?
 
-    /// Begins recording a resolution under `parent`; returns its node, or `nil` when not recording.
-    func begin(_ resolution: Resolution, parent: Int?) -> Int?
-
-    /// Records the concrete type a recorded resolution produced.
+    /// Observes the concrete type an observed resolution produced.
     func finish(_ node: Int, producing type: any Any.Type)
-
-    /// Records a problem the work made, once per `key`: a malformed override. Returns `false` when no
-    /// test takes it, and the caller stops with the message instead.
-    func record(_ key: String, _ message: () -> String) -> Bool
-
-    /// Reports a global install in an injector of type `injectorType` while guarded tests run with containers of
-    /// their own; `serves` tells which of those containers the injector serves.
-    func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool)
-
-    /// A container for work outside every test's task that read `dependencies(as:)` when the global
-    /// container it would otherwise read is not a `Refined`; `nil` to stop with the message as production does.
-    func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf _: Any) -> Refined?
 }
 
 extension ResolutionInterceptor {
@@ -71,17 +61,9 @@ extension ResolutionInterceptor {
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? { nil }
 
-    package func inspect(_ resolution: Resolution, chain: [Diagnostics.Step]) {}
-
-    package func begin(_ resolution: Resolution, parent: Int?) -> Int? { nil }
+    package func observe(_ resolution: Resolution, parent: Int?, chain: () -> [Diagnostics.Step]) -> Int? { nil }
 
     package func finish(_ node: Int, producing type: any Any.Type) {}
-
-    package func record(_ key: String, _ message: () -> String) -> Bool { false }
-
-    package func reportGlobalInstall(of container: Any, in injectorType: Any.Type, serves: (AnyObject) -> Bool) {}
-
-    package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf _: Any) -> Refined? { nil }
 }
 
 /// The interceptors in effect for the current task: the one task-local value behind
@@ -91,56 +73,45 @@ package struct Interception: Sendable {
     /// Answers resolutions and owns cached instances: the override scope in effect, or an override's
     /// recording while its closure runs.
     package var overrides: (any ResolutionInterceptor)?
-    /// The guarded test the work belongs to.
+    /// Observes the resolutions of the guarded test the work belongs to.
     package var test: (any ResolutionInterceptor)?
-    /// The trace that records the work's resolutions.
+    /// Observes the work's resolutions as a graph.
     package var trace: (any ResolutionInterceptor)?
-    /// What the work is exempt from in the test guard.
-    package var exemptions: Exemptions = []
-
-    /// What a test, a suite or a piece of work has opted out of in the test guard.
-    package struct Exemptions: OptionSet, Sendable {
-        package let rawValue: Int
-
-        package init(rawValue: Int) { self.rawValue = rawValue }
-
-        /// Live leaves may be served by production code.
-        package static let liveDependencies = Exemptions(rawValue: 1)
-        /// The test may install global containers while scoped tests run.
-        package static let globalInstalls = Exemptions(rawValue: 2)
-        /// The work reads the global container on purpose (`DependencyContainer.Context.global`).
-        package static let globalReads = Exemptions(rawValue: 4)
-    }
+    /// A fact the injection layer states about the work, for the observers to weigh: it reads the global
+    /// containers on purpose (`DependencyContainer.Context.global`).
+    package var readsGlobalOnPurpose = false
 
     package init() {}
 
     /// The interceptors of the current task.
     @TaskLocal package static var current = Interception()
 
-    /// What work sees where its task has none of its own: overrides and a test context a serial XCTest
-    /// installed for the whole process, and the test guard's check of work that escaped every test.
-    package static let processWide = Locked(Interception())
-
     /// The override scope in effect: the task's, else the process-wide one while any is alive.
     package static var overrides: (any ResolutionInterceptor)? {
         if let scoped = current.overrides { return scoped }
         guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else { return nil }
-        return processWide.withLock { $0.overrides }
+        return processWide.overrides
     }
 
     /// The test interceptor in effect: the task's, else the process-wide one.
     package static var test: (any ResolutionInterceptor)? {
-        current.test ?? processWide.withLock { $0.test }
+        current.test ?? processWide.test
     }
 
-    /// Runs `operation` with the current interceptors changed by `change`.
+    /// Runs `operation` with the current interceptors changed by `change`. A binding made inside a
+    /// synchronous resolve diverts the rest of that graph down the diagnosed path, where the new
+    /// interceptors are asked (the graph's outermost resolution read the diagnostics word before they
+    /// counted themselves in it): the one place every synchronous binding does so.
     package static func updating<R>(_ change: (inout Interception) -> Void, operation: () throws -> R) rethrows -> R {
         var value = current
         change(&value)
+        let diverted = divertNestedResolutions()
+        defer { endDivertingNestedResolutions(diverted) }
         return try $current.withValue(value, operation: operation)
     }
 
-    /// The asynchronous form of ``updating(_:operation:)``.
+    /// The asynchronous form of ``updating(_:operation:)``; an asynchronous resolution is diagnosed
+    /// without a thread's depth, so nothing is diverted.
     package static func updating<R>(
         _ change: (inout Interception) -> Void,
         isolation: isolated (any Actor)?,
@@ -151,14 +122,21 @@ package struct Interception: Sendable {
         return try await $current.withValue(value, operation: operation, isolation: isolation)
     }
 
+    /// Runs `body` with the current interceptors changed by `change` and returns its outcome, typed
+    /// error included.
+    static func outcome<R, Failure: Error>(
+        _ change: (inout Interception) -> Void,
+        _ body: () throws(Failure) -> R
+    ) -> Result<R, Failure> {
+        updating(change) { Result(catching: body) }
+    }
+
     /// Runs `body` with `overrides` in the override slot and returns its outcome, typed error included.
     static func outcome<R, Failure: Error>(
         overrides: (any ResolutionInterceptor)?,
         _ body: () throws(Failure) -> R
     ) -> Result<R, Failure> {
-        var value = current
-        value.overrides = overrides
-        return $current.outcome(binding: value, body)
+        outcome({ $0.overrides = overrides }, body)
     }
 
     /// The asynchronous form of ``outcome(overrides:_:)``.
@@ -170,5 +148,57 @@ package struct Interception: Sendable {
         var value = current
         value.overrides = overrides
         return await $current.outcome(binding: value, isolation: isolation, body)
+    }
+}
+
+// MARK: - The process-wide interceptors
+
+extension Interception {
+    /// What work sees where its task has none of its own: overrides and a test context a serial XCTest
+    /// installed for the whole process, and the test guard's watch over work that escaped every test.
+    ///
+    /// Read without a lock: the value sits in an immutable box published in one atomic word, and a reader
+    /// copies it out under its thread's hazard slot (``HazardSlot``), so a task without interceptors of its
+    /// own takes no process-wide lock. A writer (``updateProcessWide(_:)``) publishes a new box, then frees
+    /// the old one once no thread announces the word. Why no reader touches a freed box is the argument of
+    /// `Injector.global`, whose reads this repeats: the announcement, the load, the writer's exchange and
+    /// its scan are sequentially consistent, so a reader either is seen by the scan or loads the new box.
+    package static var processWide: Interception {
+        let slot = HazardSlot()
+        let raw = slot.protect(processWideBox.word)
+        defer { slot.clear() }
+        guard let box = UnsafeRawPointer(bitPattern: raw) else { return Interception() }
+        return Unmanaged<ProcessWideBox>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// Changes the process-wide interceptors and returns what `change` returns; writers take turns.
+    @discardableResult
+    package static func updateProcessWide<R>(_ change: (inout Interception) -> R) -> R {
+        let (result, replaced) = processWideWriters.withLock { _ in
+            let old = processWideBox.loadAcquire()
+            var value =
+                UnsafeRawPointer(bitPattern: old).map {
+                    Unmanaged<ProcessWideBox>.fromOpaque($0).takeUnretainedValue().value
+                } ?? Interception()
+            let result = change(&value)
+            let box = Unmanaged.passRetained(ProcessWideBox(value))
+            return (result, processWideBox.exchange(Int(bitPattern: box.toOpaque())))
+        }
+        // A reader announces the word for the few instructions of one copy; the old box (and the
+        // interceptors only it held, whose deinits may run user code) is released outside the lock.
+        while HazardSlot.isAnnounced(processWideBox.word) {}
+        if let old = UnsafeRawPointer(bitPattern: replaced) { Unmanaged<ProcessWideBox>.fromOpaque(old).release() }
+        return result
+    }
+
+    /// The published box; `0` until the first write.
+    private static let processWideBox = AtomicWord(0)
+    /// Makes writers take turns.
+    private static let processWideWriters = Locked(0)
+
+    /// One published value of the process-wide interceptors, never changed.
+    private final class ProcessWideBox: Sendable {
+        let value: Interception
+        init(_ value: Interception) { self.value = value }
     }
 }

@@ -11,9 +11,9 @@ public import _DependencyKitShims
 /// outermost resolution also makes one relaxed load of the process-wide diagnostics word and
 /// compares it against a constant. With diagnostics off, `body` is then called directly.
 /// Otherwise the resolution is pushed on the current task's resolution chain (a
-/// task-local, so child tasks see their parent's chain and concurrent tasks never mix). A trace
-/// begun inside a synchronous resolve diverts the rest of that graph itself
-/// (``divertNestedResolutions()``); cycle checking or a test context switched on while a thread is
+/// task-local, so child tasks see their parent's chain and concurrent tasks never mix). An interceptor
+/// bound inside a synchronous resolve diverts the rest of that graph (``Interception/updating(_:operation:)``);
+/// cycle checking or a test context switched on while a thread is
 /// inside a graph takes effect from that thread's next outermost resolution.
 ///
 /// A cycle found here throws `cycleError(_:)` of the ``Diagnostics/CycleError`` when the resolution
@@ -118,9 +118,8 @@ package func withCachedResolution<T, Failure: Error>(
     ) { () throws(Failure) -> T in try body(true) }
 }
 
-/// Sends the resolutions still to come in this thread's synchronous graph down the diagnosed path,
-/// for a trace begun inside a resolve (the graph's outermost resolution read the diagnostics word
-/// before the trace counted itself in it).
+/// Sends the resolutions still to come in this thread's synchronous graph down the diagnosed path, for
+/// an interceptor bound inside a resolve; only ``Interception/updating(_:operation:)`` calls it.
 ///
 /// - Returns: What to pass to ``endDivertingNestedResolutions(_:)`` when the trace ends, on this
 ///   thread.
@@ -288,12 +287,6 @@ package enum DiagnosticsWord {
 
     /// Set when cycle checking is not the build default.
     static let toggledBit = 1
-    /// What one live trace adds.
-    static let traceUnit = Field.trace.unit
-    /// What one live override set adds.
-    static let overrideUnit = Field.overrideSet.unit
-    /// What one live test context adds.
-    package static let testContextUnit = Field.testContext.unit
 
     /// Whether this build of DependencyKit checks cycles unless told otherwise.
     @inlinable
@@ -342,19 +335,16 @@ package enum DiagnosticsWord {
     static func hasOverrides(_ word: Int) -> Bool { Field.overrideSet.count(in: word) != 0 }
 
     /// Whether any test context is live, given a loaded word.
-    static func hasTestContexts(_ word: Int) -> Bool { word >= testContextUnit }
+    static func hasTestContexts(_ word: Int) -> Bool { word >= Field.testContext.unit }
 
     static func setChecksCycles(_ on: Bool) {
         _ = on == checksCyclesByDefault ? dk_diagnostics_fetch_and(~toggledBit) : dk_diagnostics_fetch_or(toggledBit)
     }
 
-    /// Counts a trace or a test context in (`units` positive) or out (negative).
-    package static func add(_ units: Int) { dk_diagnostics_fetch_add(units) }
-
-    /// Counts one more of `field` in, or stops with a message when the field is full: a count that
-    /// wrapped into its neighbour would switch another diagnostic on or off for the whole process.
-    /// Undo it with `add(-field.unit)`.
-    package static func count(in field: Field) {
+    /// Counts one more live plug-in of `field` in, or stops with a message when the field is full: a count
+    /// that wrapped into its neighbour would switch another diagnostic on or off for the whole process.
+    /// With ``unregister(_:)``, the one place a plug-in keeps its count in the word.
+    package static func register(_ field: Field) {
         let before = dk_diagnostics_fetch_add(field.unit)
         if _slowPath(field.count(in: before) == field.limit) {
             dk_diagnostics_fetch_add(-field.unit)
@@ -368,4 +358,7 @@ package enum DiagnosticsWord {
             )
         }
     }
+
+    /// Counts a live plug-in of `field` out, as it ends: what undoes ``register(_:)``.
+    package static func unregister(_ field: Field) { dk_diagnostics_fetch_add(-field.unit) }
 }

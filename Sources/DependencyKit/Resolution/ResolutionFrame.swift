@@ -67,11 +67,12 @@ final class ResolutionFrame: Sendable {
         self.trace = trace
         self.node =
             reentry > 0 && liveParent?.trace === trace
-            ? liveParent?.node : trace?.begin(resolution, parent: parent?.trace === trace ? parent?.node : nil)
+            ? liveParent?.node
+            : trace?.observe(resolution, parent: parent?.trace === trace ? parent?.node : nil, chain: { [] })
     }
 
     /// Makes the frame of a resolution about to run, throws or stops with the cycle it would
-    /// close, and shows it to DependencyKitTesting's guard.
+    /// close, and shows it to the test interceptor in effect.
     ///
     /// A resolution is in a cycle when cycle checking is on (or the resolution is past
     /// ``depthLimit`` on this thread) and the same resolution — same name, requested type and
@@ -107,7 +108,7 @@ final class ResolutionFrame: Sendable {
         if cycleError == nil, !resolution.lifetime.carriesPayload, DiagnosticsWord.hasTestContexts(word),
             let test = Interception.test
         {
-            test.inspect(resolution, chain: frame?.liveChain ?? [])
+            _ = test.observe(resolution, parent: nil) { frame?.liveChain ?? [] }
         }
         return frame
     }
