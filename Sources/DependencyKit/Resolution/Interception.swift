@@ -174,7 +174,7 @@ extension Interception {
     /// Changes the process-wide interceptors and returns what `change` returns; writers take turns.
     @discardableResult
     package static func updateProcessWide<R>(_ change: (inout Interception) -> R) -> R {
-        let (result, replaced) = processWideWriters.withLock { _ in
+        let (result, oldBox) = processWideWriters.withLock { _ in
             let old = processWideBox.loadAcquire()
             var value =
                 UnsafeRawPointer(bitPattern: old).map {
@@ -187,7 +187,7 @@ extension Interception {
         // A reader announces the word for the few instructions of one copy; the old box (and the
         // interceptors only it held, whose deinits may run user code) is released outside the lock.
         while HazardSlot.isAnnounced(processWideBox.word) {}
-        if let old = UnsafeRawPointer(bitPattern: replaced) { Unmanaged<ProcessWideBox>.fromOpaque(old).release() }
+        if let old = UnsafeRawPointer(bitPattern: oldBox) { Unmanaged<ProcessWideBox>.fromOpaque(old).release() }
         return result
     }
 
