@@ -588,3 +588,46 @@ let requestNotesInjector = Injector<RequestNotesApp> { RequestNotesApp() }
         #expect(messages.first?.contains("on another RequestNotesApp than the one it was made for") == true)
     }
 }
+
+// A value override's closure is run to find its resolve once per call site and container class when it
+// captures nothing; one that captures is run in every scope, since its context decides what it selects.
+class TwoNamesCore: DependencyContainer, @unchecked Sendable {
+    func resolveFirst() -> String { fresh { "first" } }
+    func resolveSecond() -> String { fresh { "second" } }
+}
+
+final class TwoNamesSubclass: TwoNamesCore, @unchecked Sendable {
+    override func resolveSecond() -> String { fresh { "second, subclassed" } }
+}
+
+@Suite struct RecordedSelectionTests {
+    private func resolved(_ core: TwoNamesCore, _ override: DependencyContainer.Override<TwoNamesCore>) -> [String] {
+        withDependencies(core, override) { [core.resolveFirst(), core.resolveSecond()] }
+    }
+
+    @Test func aClosureThatCapturesWhatItSelectsFindsItsResolveInEveryScope() {
+        for round in 0..<50 {
+            let first = round.isMultiple(of: 2)
+            let override = DependencyContainer.Override<TwoNamesCore>.override(
+                { first ? $0.resolveFirst() : $0.resolveSecond() }, with: "round \(round)")
+            let expected = first ? ["round \(round)", "second"] : ["first", "round \(round)"]
+            #expect(resolved(TwoNamesCore(), override) == expected)
+        }
+    }
+
+    @Test func oneCallSiteAnswersEachScopeItsOwnValueOnEveryContainerClass() async {
+        func requestOverride(_ id: Int) -> DependencyContainer.Override<TwoNamesCore> {
+            .override({ $0.resolveSecond() }, with: "request \(id)")
+        }
+        let crossed = await withTaskGroup(of: Int.self) { group in
+            for id in 0..<1_000 {
+                group.addTask {
+                    let core = id.isMultiple(of: 3) ? TwoNamesSubclass() : TwoNamesCore()
+                    return resolved(core, requestOverride(id)) == ["first", "request \(id)"] ? 0 : 1
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(crossed == 0)
+    }
+}

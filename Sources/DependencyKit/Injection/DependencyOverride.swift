@@ -41,7 +41,9 @@ extension DependencyContainer {
         ///
         /// `value` is evaluated once each time the scope begins (once per test case), and that one value
         /// answers every resolution in the scope: a stateful fake keeps its state across resolves, as
-        /// with `shared {}`. Finding the resolve never runs its production code.
+        /// with `shared {}`. Finding the resolve never runs its production code. A closure that captures
+        /// nothing is run to find its resolve once per container class, not once per scope: a middleware's
+        /// per-request `.override({ $0.resolveRequestID() }, with: id)` pays for it on its first request.
         ///
         /// ```swift
         /// .override({ $0.resolveClock() }, with: FixedClock(fixedHour: 23))
@@ -55,16 +57,26 @@ extension DependencyContainer {
             with value: @autoclosure @escaping @Sendable () -> T
         ) -> Self {
             Self { container in
-                let value = value()
-                let description = "An override with a \(T.self)"
+                let value = Placeholder(value: value())
+                let object = container as AnyObject
+                let remembered = RecordedSelections.key(resolve, on: object)
+                if let remembered, let selection = RecordedSelections.selection(for: remembered),
+                    let resolving = object as? any DependencyContainer.Resolving
+                {
+                    let key = OverrideSet.Key(
+                        container: ObjectIdentifier(object), type: ObjectIdentifier(T.self), name: selection.name)
+                    return OverrideSet.Entry(key: key, container: resolving, valueType: T.self, answer: .value(value))
+                }
                 guard
                     let selected = OverrideRecording.select(
-                        T.self, mode: .value(Placeholder(value: value)), describedAs: description,
+                        T.self, mode: .value(value), describedAs: "An override with a \(T.self)",
                         selector: { _ = resolve(container) })
                 else { return nil }
+                if let remembered, selected.container === object, selected.key.type == ObjectIdentifier(T.self) {
+                    RecordedSelections.remember(.init(name: selected.key.name), for: remembered)
+                }
                 return OverrideSet.Entry(
-                    key: selected.key, container: selected.container, valueType: T.self,
-                    answer: .value(Placeholder(value: value)), description: description)
+                    key: selected.key, container: selected.container, valueType: T.self, answer: .value(value))
             }
         }
 
@@ -100,7 +112,7 @@ extension DependencyContainer {
                 return OverrideSet.Entry(
                     key: OverrideSet.Key(container: ObjectIdentifier(object), type: ObjectIdentifier(T.self)),
                     container: object, valueType: T.self,
-                    answer: .relative { base in (base as? T).map(transform) }, description: description,
+                    answer: .relative { base in (base as? T).map(transform) },
                     selector: {
                         // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
                         if let typed = object as? Container { _ = resolve(typed) }
@@ -205,9 +217,9 @@ extension Injector {
         operation: () throws -> R
     ) rethrows -> R {
         let container = dependencies
-        return try ScopeFrame.bind(pinningFrame(for: container)) {
-            try OverrideSet.bind(OverrideSet.recording(overrides, for: container).set, operation: operation)
-        }
+        let set = OverrideSet.recording(overrides, for: container).set
+        guard let frame = pinningFrame(for: container) else { return try OverrideSet.bind(set, operation: operation) }
+        return try ScopeFrame.bind(frame) { try OverrideSet.bind(set, operation: operation) }
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -225,16 +237,23 @@ extension Injector {
         operation: () async throws -> R
     ) async rethrows -> R {
         let container = dependencies
-        return try await ScopeFrame.bind(pinningFrame(for: container), isolation: isolation) {
-            try await OverrideSet.bind(
-                OverrideSet.recording(overrides, for: container).set, isolation: isolation, operation: operation)
+        let set = OverrideSet.recording(overrides, for: container).set
+        guard let frame = pinningFrame(for: container) else {
+            return try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+        }
+        return try await ScopeFrame.bind(frame, isolation: isolation) {
+            try await OverrideSet.bind(set, isolation: isolation, operation: operation)
         }
     }
 
     /// The scope frame that keeps `container` in effect for the overrides' task tree, so that a global
     /// install during the block cannot take the container their entries answer away from it.
+    /// The frame that keeps `container` in effect for the scope, or `nil` when the current one already does
+    /// (its innermost frame is that container's) or when it is not a ``DependencyContainer``.
     private func pinningFrame(for container: Container) -> ScopeFrame? {
-        guard let owner = (container as AnyObject) as? DependencyContainer else { return ScopeFrame.current }
-        return ScopeFrame(owner: owner, parent: ScopeFrame.current)
+        guard let owner = (container as AnyObject) as? DependencyContainer else { return nil }
+        let current = ScopeFrame.current
+        if let current, current.owner === owner { return nil }
+        return ScopeFrame(owner: owner, parent: current)
     }
 }

@@ -24,16 +24,21 @@ extension OverrideSet {
         let answer: Answer
         /// Calls the resolve a relative override selects, to find it on first use.
         let selector: (@Sendable () -> Void)?
-        let description: String
         private let state: Locked<(identity: Identity, answered: Bool, elsewhere: (any AnyObject.Type)?)>
 
         init(
             key: Key, container: any AnyObject & Sendable, valueType: any Any.Type, answer: Answer,
-            description: String, selector: (@Sendable () -> Void)? = nil
+            selector: (@Sendable () -> Void)? = nil
         ) {
             (self.key, self.container, self.valueType, self.answer) = (key, container, valueType, answer)
-            (self.description, self.selector) = (description, selector)
+            self.selector = selector
             state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false, nil))
+        }
+
+        /// How messages name the override.
+        var description: String {
+            if case .relative = answer { return "A relative override of a \(valueType)" }
+            return "An override with a \(valueType)"
         }
 
         var identity: Identity { state.withLock { $0.identity } }

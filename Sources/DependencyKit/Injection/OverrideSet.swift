@@ -43,6 +43,13 @@ package final class OverrideSet: ResolutionInterceptor {
         var name = ""
 
         var bucket: Key { Key(container: container, type: type) }
+
+        // The name is compared, not hashed: a scope overrides few resolves of one type and container, and
+        // hashing a resolve's name on every answer cost a tenth of a request's override scope.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(container)
+            hasher.combine(type)
+        }
     }
 
     let entries: Locked<Entries>
@@ -236,8 +243,9 @@ package final class OverrideSet: ResolutionInterceptor {
     ) throws(Failure) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
-        guard let (entry, below) = inEffect(key, of: container) else { return nil }
+        guard let entry = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
+        let below = view(below: entry.sequence, for: key)
         var base = found?.entry === entry ? found?.base.value as? T : nil
         if base == nil { base = try Interception.outcome(overrides: below, next).get() }
         return finish(entry, key, container, base: base, in: below)
@@ -251,16 +259,17 @@ package final class OverrideSet: ResolutionInterceptor {
     ) async throws(Failure) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
-        guard let (entry, below) = inEffect(key, of: container) else { return nil }
+        guard let entry = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
+        let below = view(below: entry.sequence, for: key)
         var base = found?.entry === entry ? found?.base.value as? T : nil
         if base == nil { base = try await Interception.outcome(overrides: below, isolation: isolation, next).get() }
         return finish(entry, key, container, base: base, in: below)
     }
 
     /// The entry that answers `key` in this view — the latest identified one below the view's ceiling —
-    /// noted as answered, with the view below it.
-    private func inEffect(_ key: Key, of container: AnyObject) -> (Entry, OverrideSet)? {
+    /// noted as answered.
+    private func inEffect(_ key: Key, of container: AnyObject) -> Entry? {
         let ceiling = ceilings[key] ?? .max
         let entry = entries.withLock { index -> Entry? in
             guard let list = index.named[key] else { return nil }
@@ -277,11 +286,9 @@ package final class OverrideSet: ResolutionInterceptor {
             return nil
         }
         entry.noteAnswered()
-        return (entry, view(below: entry.sequence, for: key))
+        return entry
     }
 
-    /// The entry's answer — its value, or its transform of `base` run in the view `below` it — or `nil`
-    /// with the entry refused and the mismatch reported when the answer is not a `T`.
     /// Tells the overrides of `key`'s resolve made for another container that the code resolved it on
     /// `container`, which they do not reach: the unused-override message names it.
     private func noteResolvedElsewhere(_ key: Key, on container: AnyObject) {
@@ -292,6 +299,8 @@ package final class OverrideSet: ResolutionInterceptor {
         for entry in missed { entry.noteResolved(on: container) }
     }
 
+    /// The entry's answer — its value, or its transform of `base` run in the view `below` it — or `nil`
+    /// with the entry refused and the mismatch reported when the answer is not a `T`.
     private func finish<T>(_ entry: Entry, _ key: Key, _ container: AnyObject, base: T?, in below: OverrideSet? = nil)
         -> T?
     {

@@ -32,6 +32,11 @@ final class ResolutionFrame: Sendable {
     /// process stops without a cycle to name.
     static let recordLimit = 512
 
+    /// Whether a resolution needs a frame under `word`: cycles are checked, a trace records, or a test inspects.
+    static func isObserved(_ word: Int) -> Bool {
+        DiagnosticsWord.checksCycles(word) || DiagnosticsWord.isTracing(word) || DiagnosticsWord.hasTestContexts(word)
+    }
+
     let resolution: Resolution
     /// The frame of the resolution that asked for this one.
     let parent: ResolutionFrame?
@@ -194,6 +199,8 @@ func diagnosedResolution<T, Failure: Error>(
     {
         return answer
     }
+    // Nothing to check or record (only override scopes alive): no frame, no resolution to describe.
+    if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
     let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     guard let frame = try ResolutionFrame.enter(resolution, depth: depth, cycleError: cycleError) else {
         return try body()
@@ -260,6 +267,7 @@ func diagnosedResolution<T, Failure: Error>(
     {
         return answer
     }
+    if !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try await body() }
     let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
     guard let frame = try ResolutionFrame.enter(resolution, depth: 0, cycleError: cycleError) else {
         return try await body()
