@@ -217,9 +217,11 @@ extension Injector {
         operation: () throws -> R
     ) rethrows -> R {
         let container = dependencies
-        let set = OverrideSet.recording(overrides, for: container).set
-        guard let frame = pinningFrame(for: container) else { return try OverrideSet.bind(set, operation: operation) }
-        return try ScopeFrame.bind(frame) { try OverrideSet.bind(set, operation: operation) }
+        let scopeOverrides = OverrideSet.recording(overrides, for: container).set
+        guard let frame = pinningFrame(for: container) else {
+            return try OverrideSet.bind(scopeOverrides, operation: operation)
+        }
+        return try ScopeFrame.bind(frame) { try OverrideSet.bind(scopeOverrides, operation: operation) }
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -237,12 +239,12 @@ extension Injector {
         operation: () async throws -> R
     ) async rethrows -> R {
         let container = dependencies
-        let set = OverrideSet.recording(overrides, for: container).set
+        let scopeOverrides = OverrideSet.recording(overrides, for: container).set
         guard let frame = pinningFrame(for: container) else {
-            return try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+            return try await OverrideSet.bind(scopeOverrides, isolation: isolation, operation: operation)
         }
         return try await ScopeFrame.bind(frame, isolation: isolation) {
-            try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+            try await OverrideSet.bind(scopeOverrides, isolation: isolation, operation: operation)
         }
     }
 

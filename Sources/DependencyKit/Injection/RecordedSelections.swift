@@ -9,7 +9,7 @@
 /// A selection is remembered only when the closure called the resolve on the container it was given.
 enum RecordedSelections {
     struct Key: Hashable, Sendable {
-        let function: UInt
+        let entryPoint: UInt
         let container: ObjectIdentifier
         let value: ObjectIdentifier
     }
@@ -22,10 +22,11 @@ enum RecordedSelections {
     private static let table = Locked<[Key: Selection]>([:])
 
     static func key<C, T>(_ select: @escaping @Sendable (C) -> T, on container: AnyObject) -> Key? {
-        let (function, context) = unsafeBitCast(select, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
+        let (entryPoint, context) = unsafeBitCast(select, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
         guard context == nil else { return nil }
         return Key(
-            function: UInt(bitPattern: Int(bitPattern: function)), container: ObjectIdentifier(type(of: container)), value: ObjectIdentifier(T.self))
+            entryPoint: UInt(bitPattern: Int(bitPattern: entryPoint)), container: ObjectIdentifier(type(of: container)),
+            value: ObjectIdentifier(T.self))
     }
 
     static func selection(for key: Key) -> Selection? { table.withLock { $0[key] } }
