@@ -96,7 +96,7 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// The test's name, as its framework prints it, for what is found after it ended.
     let testName: String?
     /// Whether this context watches the time after its XCTest ended (see ``EndedTestWatch``).
-    let isEndedWatch: Bool
+    package let isEndedWatch: Bool
     /// The count of live test scopes this context counts itself in, if any.
     /// Counted in while the test runs with a container of its own, scoped to its task (not process-wide).
     let testScopes: AtomicWord?

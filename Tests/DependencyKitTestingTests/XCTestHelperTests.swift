@@ -386,9 +386,10 @@
             XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testA").count, 1, "not reported in B")
             XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testB"), [])
             endB()
-            XCTAssertNotNil(EndedTestWatch.current, "B's work is watched until the next test begins")
+            let watching = { (Interception.processWide.test as? GuardedTest)?.isEndedWatch == true }
+            XCTAssertTrue(watching(), "B's work is watched until the next test begins")
             EndedTestWatch.end()
-            XCTAssertNil(EndedTestWatch.current)
+            XCTAssertFalse(watching())
         }
 
         /// A `Task {}` started inside a task-scoped container (`withDependencies`, as `invokeTest` can
@@ -438,7 +439,7 @@
         /// Runs after the tests above (XCTest runs a class's tests in name order), whose last leaves a
         /// watch: the start of this test ended it.
         func testBTheNextTestBeginsWithNoWatch() {
-            XCTAssertNil(EndedTestWatch.current)
+            XCTAssertNotEqual((Interception.processWide.test as? GuardedTest)?.isEndedWatch, true)
         }
     }
 #endif
