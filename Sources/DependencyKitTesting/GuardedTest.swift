@@ -100,8 +100,6 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// The count of live test scopes this context counts itself in, if any.
     /// Counted in while the test runs with a container of its own, scoped to its task (not process-wide).
     let testScopes: AtomicWord?
-    /// The container the test installed, by identity.
-    var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
     /// The container the test runs with: what work that escaped the test reads through
     /// `dependencies(as:)` when the global container is not of the type it asks for.
     let container: (any AnyObject & Sendable)?
