@@ -26,13 +26,9 @@ package enum TestGuardReporting {
         case unattributed(Issue.Severity)
     }
 
-    /// One recorded finding, for DependencyKitTesting's own tests.
-    package struct Record: Sendable {
-        package let message: String
-        package let severity: Issue.Severity
-        /// The test it was recorded on, if any.
-        package let testName: String?
-    }
+    /// One recorded finding, for DependencyKitTesting's own tests: its message, its severity, and the test
+    /// it was recorded on, if any.
+    package typealias Record = (message: String, severity: Issue.Severity, testName: String?)
 
     private struct State {
         var recorded: Set<String> = []
@@ -100,7 +96,7 @@ package enum TestGuardReporting {
 
     /// Records an issue, on `test` at its source location when there is one.
     static func record(_ message: String, severity: Issue.Severity, in test: Test?) {
-        state.withLock { $0.log.append(Record(message: message, severity: severity, testName: test?.name)) }
+        state.withLock { $0.log.append((message, severity, test?.name)) }
         let location = test?.sourceLocation ?? #_sourceLocation
         Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: location)
     }
