@@ -77,12 +77,11 @@ package enum TestGuardReporting {
 
     /// The line that ends a finding no test can be blamed for.
     package static func note(for kind: TestGuard.Finding.Kind, severity: Issue.Severity) -> String {
+        let unblamable = "no test can be blamed for work that ran outside every test's task"
         var note =
             severity == .warning
-            ? "Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. "
-                + "Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error."
-            : "Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: no test can be blamed for work "
-                + "that ran outside every test's task."
+            ? "Recorded as a warning, once: \(unblamable). Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error."
+            : "Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: \(unblamable)."
         if kind == .globalInstall {
             note += " `.allowsGlobalInstalls` covers a test's own tasks, not the threads it starts."
         }
