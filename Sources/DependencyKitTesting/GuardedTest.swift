@@ -169,15 +169,4 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
                 before the test returns.
                 """)
     }
-
-    /// Makes this context the one every thread's findings belong to, for a test framework that runs
-    /// one test at a time in a process (XCTest).
-    /// - Returns: What puts back the test interceptor bound before.
-    package func bindToProcess() -> () -> Void {
-        let previous = Interception.updateProcessWide { bound in
-            defer { bound.test = self }
-            return bound.test
-        }
-        return { Interception.updateProcessWide { $0.test = previous } }
-    }
 }

@@ -52,24 +52,6 @@
                     container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name,
                     file: file, line: line))
         }
-
-        /// Runs `body` with `container` in effect, guarded, and ends it as the test's end would, reporting unused
-        /// overrides: the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this
-        /// package's own tests use to check the guard within one test method.
-        package func withTestDependencies<Container: DependencyContainer>(
-            _ container: Container,
-            _ overrides: DependencyContainer.Override<Container>...,
-            allowingLiveDependencies: Bool = false,
-            file: StaticString = #filePath,
-            line: UInt = #line,
-            _ body: () -> Void
-        ) {
-            let end = XCTestGuard.use(
-                container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name, file: file,
-                line: line)
-            body()
-            end()
-        }
     }
 
     package enum XCTestGuard {
