@@ -78,13 +78,10 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// When it is not, the work cannot be this test's own reading its own container: it gets the newest
     /// container of that type another test ran with, and a warning that blames no test.
     package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf inEffect: Any) -> Refined? {
-        let (key, own) = ("escaped as \(Refined.self)", container as? Refined)
+        let own = container as? Refined
         let refined = own ?? TestGuard.container(as: Refined.self)
-        let message = { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
-        if own != nil {
-            reportOnce(key, message)
-        } else if reported.withLock({ $0.insert(key).inserted }) {
-            warn(message())
+        reportOnce("escaped as \(Refined.self)", blaming: own != nil) {
+            TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined)
         }
         return refined
     }
@@ -155,10 +152,12 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
         testScopes?.add(-1)
     }
 
-    /// Records the finding `key` in this test, unless it was recorded already.
-    func reportOnce(_ key: String, _ message: () -> String) {
+    /// Records the finding `key` in this test, unless it was recorded already; with `blaming` false, as a
+    /// warning that blames no test.
+    func reportOnce(_ key: String, blaming: Bool = true, _ message: () -> String) {
         let isNew = reported.withLock { $0.insert(key).inserted }
         guard isNew else { return }
+        guard blaming else { return warn(message()) }
         guard hasEnded.loadAcquire() != 0 else { return report(message()) }
         let test = testName ?? "the test"
         warn(
