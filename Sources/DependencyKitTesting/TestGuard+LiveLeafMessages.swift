@@ -16,6 +16,8 @@ extension TestGuard {
     /// one the test installed), and the code to paste.
     static func liveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
+        // Both messages open with what was resolved and why it matters.
+        let reachesOutside = "\(name) -> \(type) reaches the outside world (network, disk, clock or randomness)"
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
         let ownContainer = context.container.map { ObjectIdentifier($0) == resolution.containerID } ?? false
         if let id = resolution.containerID, let overrides = Interception.overrides as? OverrideSet,
@@ -23,9 +25,8 @@ extension TestGuard {
         {
             // The override builds on the live value, so the live code ran: a value override, or going live.
             return """
-                \(name) -> \(type) reaches the outside world (network, disk, clock or randomness), and this test \
-                overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the value \(container)'s \
-                `live {}` code serves, so that code ran.
+                \(reachesOutside), and this test overrides it relatively: `.override({ $0.\(name) }) { … }` \
+                transforms the value \(container)'s `live {}` code serves, so that code ran.
                 To keep the test from going live, replace the relative override with a value, \(context.spelling.overridePlace(orWithDependencies: false)):
                     .override({ $0.\(name) }, with: …)
                 If this test decorates the live value on purpose (an end-to-end test), \(context.spelling.goLive).
@@ -97,8 +98,7 @@ extension TestGuard {
 
             """
         return """
-            \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
-            by \(servedBy).
+            \(reachesOutside) and was served by \(servedBy).
             Container in effect: \(container), \(effect).
             \(oneLine)\(fix)
             If this test means to go live (an end-to-end test), \(context.spelling.goLive).
