@@ -182,12 +182,10 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         let limit = CreationWaits.waitLimitMilliseconds
         let start = CreationWaits.monotonicMilliseconds()
         return Task.detached { [weak self] in
-            do {
-                try await Task.sleep(nanoseconds: UInt64(max(0, limit)) * 1_000_000)
-            } catch {
+            // A cancelled sleep throws: the wait has ended.
+            guard (try? await Task.sleep(nanoseconds: UInt64(max(0, limit)) * 1_000_000)) != nil, let self else {
                 return
             }
-            guard let self else { return }
             let stillWaiting = state.withLock { state in
                 guard case .creating(let waiters) = state.phase else { return false }
                 return waiters[id] != nil

@@ -47,14 +47,14 @@ public final class DependencyRegistry: Sendable {
     struct Registration: Sendable {
         /// Returns the instance, or makes a value, for the requested tag; handed the registration, which
         /// names it in messages.
-        let make: @Sendable (Tag?, Registration) throws -> Any
+        let produce: @Sendable (Tag?, Registration) throws -> Any
         /// The registered type as the runtime prints it, computed once at registration.
         let typeName: String
         /// This registration's name in diagnostics when resolved under its own tag.
         let name: String
 
-        init(_ make: @escaping @Sendable (Tag?, Registration) throws -> Any, type: Any.Type, tag: Tag?) {
-            self.make = make
+        init(_ produce: @escaping @Sendable (Tag?, Registration) throws -> Any, type: Any.Type, tag: Tag?) {
+            self.produce = produce
             typeName = String(describing: type)
             name = Self.name(typeName, tag: tag)
         }
@@ -70,7 +70,7 @@ public final class DependencyRegistry: Sendable {
         @usableFromInline
         func value(for tag: Tag?) throws(Error) -> Any {
             do {
-                return try make(tag, self)
+                return try produce(tag, self)
             } catch let error as Error {
                 throw error
             } catch {
