@@ -13,23 +13,10 @@
 /// What a plug-in wants from the layers above this one (the test guard's reports of installs, of escaped
 /// `dependencies(as:)` reads, of malformed overrides) is declared there (`InjectionObserver`).
 package protocol ResolutionInterceptor: AnyObject, Sendable {
-    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written.
-    /// - Parameter next: Serves the resolution without this interceptor's answer.
-    func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> T
-    ) throws(Failure) -> T?
-
-    /// The asynchronous form of ``answer(_:of:container:next:)``.
-    func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> T
-    ) async throws(Failure) -> T?
+    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written: one
+    /// synchronous decision for synchronous and asynchronous resolutions alike, which serve a
+    /// ``InterceptorAnswer/base(in:finish:)`` themselves, each in its own form.
+    func answer<T>(_ name: String, of _: T.Type, container: AnyObject) -> InterceptorAnswer<T>?
 
     /// The cached instances this interceptor owns for `container`, or `nil` for the container's own.
     func instances(for container: DependencyContainer) -> OwnedInstances?
@@ -43,21 +30,17 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     func finish(_ node: Int, producing type: any Any.Type)
 }
 
-extension ResolutionInterceptor {
-    package func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> T
-    ) throws(Failure) -> T? { nil }
+/// How an interceptor answers a resolution.
+package enum InterceptorAnswer<T> {
+    /// The resolution's value.
+    case value(T)
+    /// Serve the resolution as written with `overrides` in effect instead of the current ones (its base),
+    /// then take `finish` of that base: the answer, or `nil` to let the resolution run as written.
+    case base(in: (any ResolutionInterceptor)?, finish: (T) -> T?)
+}
 
-    package func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> T
-    ) async throws(Failure) -> T? { nil }
+extension ResolutionInterceptor {
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject) -> InterceptorAnswer<T>? { nil }
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? { nil }
 
