@@ -114,15 +114,8 @@ package struct Interception: Sendable {
         updating(change) { Result(catching: body) }
     }
 
-    /// Runs `body` with `overrides` in the override slot and returns its outcome, typed error included.
-    static func outcome<R, Failure: Error>(
-        overrides: (any ResolutionInterceptor)?,
-        _ body: () throws(Failure) -> R
-    ) -> Result<R, Failure> {
-        outcome({ $0.overrides = overrides }, body)
-    }
-
-    /// The asynchronous form of ``outcome(overrides:_:)``.
+    /// Runs the asynchronous `body` with `overrides` in the override slot and returns its outcome, typed
+    /// error included.
     static func outcome<R, Failure: Error>(
         overrides: (any ResolutionInterceptor)?,
         isolation: isolated (any Actor)?,

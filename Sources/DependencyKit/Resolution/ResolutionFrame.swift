@@ -211,7 +211,7 @@ func diagnosedResolution<T, Failure: Error>(
         switch answer {
         case .value(let value): return value
         case .base(let overrides, let finish):
-            let base = try Interception.outcome(overrides: overrides) { () throws(Failure) -> T in
+            let base = try Interception.outcome({ $0.overrides = overrides }) { () throws(Failure) -> T in
                 try diagnosedResolution(
                     name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
                     cycleError: cycleError, body)
