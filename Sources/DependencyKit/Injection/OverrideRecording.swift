@@ -56,7 +56,7 @@ final class OverrideRecording: ResolutionInterceptor {
 
     /// Records a resolution the closure made itself and answers it as the mode says; one it does not
     /// answer runs as written, in the scope around the closure.
-    func answer<R>(_ name: String, of _: R.Type, container: AnyObject) -> InterceptorAnswer<R>? {
+    func answer<R>(_ name: String, of _: R.Type, container: AnyObject, base: inout InterceptorBase?) -> R? {
         let isFirst = calls.withLock { $0.isEmpty }
         func record(_ answer: R?, isExact: Bool = true) {
             let call = Call(
@@ -70,7 +70,7 @@ final class OverrideRecording: ResolutionInterceptor {
             // Every call the value fits is answered, so a malformed closure runs no production code.
             if let value = placeholder.value as? R {
                 record(value)
-                return .value(value)
+                return value
             }
         case .base(let entry, let set, let separately):
             if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
@@ -81,17 +81,19 @@ final class OverrideRecording: ResolutionInterceptor {
                 entry.settle(.resolve(name))
                 set.entries.withLock { $0.file(entry, under: key) }
                 let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
-                return .base(in: probe) { base in
+                base = InterceptorBase(overrides: probe) { served in
                     // A separate probe's base is served only when it holds none of the probe's instances.
                     record(
-                        base, isExact: probe.probes.last?.withLock({ $0 }) != true && (!separately || probe.ownsNothing)
-                    )
-                    return base
+                        served as? R,
+                        isExact: probe.probes.last?.withLock({ $0 }) != true && (!separately || probe.ownsNothing))
+                    return served
                 }
+                return nil
             }
         }
         record(nil)
-        return .base(in: outer) { $0 }
+        base = InterceptorBase(overrides: outer) { $0 }
+        return nil
     }
 }
 

@@ -232,19 +232,17 @@ package final class OverrideSet: ResolutionInterceptor {
     /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written: a value
     /// override with its value, a relative one with its transform of the resolve's base, served in the view
     /// below its entry. Relative overrides waiting in the resolution's bucket are found first.
-    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject) -> InterceptorAnswer<T>? {
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
         guard let entry = inEffect(key, of: container) else { return nil }
-        guard case .relative = entry.answer else {
-            return finish(entry, key, container, base: nil as T?).map { .value($0) }
-        }
+        guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
         let below = view(below: entry.sequence, for: key)
-        let finish = { (base: T) in self.finish(entry, key, container, base: base, in: below) }
-        guard found?.entry === entry, let base = found?.base.value as? T else {
-            return .base(in: below, finish: finish)
+        if found?.entry === entry, let exact = found?.base.value as? T {
+            return finish(entry, key, container, base: exact, in: below)
         }
-        return finish(base).map { .value($0) }
+        base = InterceptorBase(overrides: below) { self.finish(entry, key, container, base: $0 as? T, in: below) }
+        return nil
     }
 
     /// The entry that answers `key` in this view — the latest identified one below the view's ceiling —

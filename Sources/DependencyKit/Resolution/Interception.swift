@@ -13,10 +13,10 @@
 /// What a plug-in wants from the layers above this one (the test guard's reports of installs, of escaped
 /// `dependencies(as:)` reads, of malformed overrides) is declared there (`InjectionObserver`).
 package protocol ResolutionInterceptor: AnyObject, Sendable {
-    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written: one
-    /// synchronous decision for synchronous and asynchronous resolutions alike, which serve a
-    /// ``InterceptorAnswer/base(in:finish:)`` themselves, each in its own form.
-    func answer<T>(_ name: String, of _: T.Type, container: AnyObject) -> InterceptorAnswer<T>?
+    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written, or to have it
+    /// serve its base first when the interceptor sets `base`: one synchronous decision for synchronous and
+    /// asynchronous resolutions alike, which serve a base each in its own form.
+    func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T?
 
     /// The cached instances this interceptor owns for `container`, or `nil` for the container's own.
     func instances(for container: DependencyContainer) -> OwnedInstances?
@@ -30,17 +30,18 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     func finish(_ node: Int, producing type: any Any.Type)
 }
 
-/// How an interceptor answers a resolution.
-package enum InterceptorAnswer<T> {
-    /// The resolution's value.
-    case value(T)
-    /// Serve the resolution as written with `overrides` in effect instead of the current ones (its base),
-    /// then take `finish` of that base: the answer, or `nil` to let the resolution run as written.
-    case base(in: (any ResolutionInterceptor)?, finish: (T) -> T?)
+/// What a resolution serves before an interceptor answers it: itself as written, with `overrides` in effect
+/// instead of the current ones (its base), handed to `finish`, which returns the answer, or `nil` to let the
+/// resolution run as written. Not generic, so that an answer with a value makes no generic metadata.
+package struct InterceptorBase {
+    let overrides: (any ResolutionInterceptor)?
+    let finish: (Any) -> Any?
 }
 
 extension ResolutionInterceptor {
-    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject) -> InterceptorAnswer<T>? { nil }
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
+        nil
+    }
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? { nil }
 

@@ -205,18 +205,16 @@ func diagnosedResolution<T, Failure: Error>(
         if counted { dk_resolution_depth_leave() }
     }
     let depth = counted && depth > bias ? depth - bias : depth
-    if cycleError == nil, !lifetime.carriesPayload,
-        let container, let answer = Interception.overrides?.answer(name, of: T.self, container: container)
-    {
-        switch answer {
-        case .value(let value): return value
-        case .base(let overrides, let finish):
-            let base = try Interception.outcome({ $0.overrides = overrides }) { () throws(Failure) -> T in
+    if cycleError == nil, !lifetime.carriesPayload, let container, let overrides = Interception.overrides {
+        var base: InterceptorBase?
+        if let value = overrides.answer(name, of: T.self, container: container, base: &base) { return value }
+        if let base {
+            let served = try Interception.outcome({ $0.overrides = base.overrides }) { () throws(Failure) -> T in
                 try diagnosedResolution(
                     name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
                     cycleError: cycleError, body)
             }.get()
-            if let value = finish(base) { return value }
+            if let value = base.finish(served) as? T { return value }
         }
     }
     // Nothing to check or record (only override scopes alive): no frame, no resolution to describe.
@@ -245,19 +243,17 @@ func diagnosedResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-    if cycleError == nil, !lifetime.carriesPayload,
-        let container, let answer = Interception.overrides?.answer(name, of: T.self, container: container)
-    {
-        switch answer {
-        case .value(let value): return value
-        case .base(let overrides, let finish):
-            let base = try await Interception.outcome(overrides: overrides, isolation: isolation) {
+    if cycleError == nil, !lifetime.carriesPayload, let container, let overrides = Interception.overrides {
+        var base: InterceptorBase?
+        if let value = overrides.answer(name, of: T.self, container: container, base: &base) { return value }
+        if let base {
+            let served = try await Interception.outcome(overrides: base.overrides, isolation: isolation) {
                 () async throws(Failure) -> T in
                 try await diagnosedResolution(
                     name, of: type, lifetime: lifetime, container: container, implementer: implementer,
                     isolation: isolation, cycleError: cycleError, body)
             }.get()
-            if let value = finish(base) { return value }
+            if let value = base.finish(served) as? T { return value }
         }
     }
     if !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try await body() }
