@@ -14,12 +14,8 @@ enum RecordedSelections {
         let value: ObjectIdentifier
     }
 
-    struct Selection: Sendable {
-        let name: String
-    }
-
     // Entries are never removed: one per override call site and container class.
-    private static let table = Locked<[Key: Selection]>([:])
+    private static let table = Locked<[Key: String]>([:])
 
     static func key<C, T>(_ select: @escaping @Sendable (C) -> T, on container: AnyObject) -> Key? {
         let (entryPoint, context) = unsafeBitCast(select, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
@@ -29,7 +25,7 @@ enum RecordedSelections {
             value: ObjectIdentifier(T.self))
     }
 
-    static func selection(for key: Key) -> Selection? { table.withLock { $0[key] } }
+    static func selection(for key: Key) -> String? { table.withLock { $0[key] } }
 
-    static func remember(_ selection: Selection, for key: Key) { table.withLock { $0[key] = selection } }
+    static func remember(_ selection: String, for key: Key) { table.withLock { $0[key] = selection } }
 }
