@@ -16,15 +16,10 @@
     package enum EndedTestWatch {
         /// Ends the watch in effect, if any: the next test case begins, or a test's `useDependencies` does.
         package static func end() {
-            guard current != nil else { return }
+            guard (Interception.processWide.test as? GuardedTest)?.isEndedWatch == true else { return }
             Interception.updateProcessWide { bound in
                 if (bound.test as? GuardedTest)?.isEndedWatch == true { bound.test = TestGuard.escapedWork }
             }
-        }
-
-        /// The watch in effect, if any.
-        package static var current: GuardedTest? {
-            (Interception.processWide.test as? GuardedTest).flatMap { $0.isEndedWatch ? $0 : nil }
         }
     }
 

@@ -122,22 +122,18 @@ private final class DomainBound<Value>: @unchecked Sendable {
     private let held: Value
     private let actor: (any Actor)?
     /// The nonisolated domain that made it; `nil` when an actor made it.
-    private let domain: Domain?
+    private let domain: AnyHashable?
 
-    /// The identity of a nonisolated domain: the task's hash, else the thread's.
-    private enum Domain: Equatable {
-        case task(Int)
-        case thread(ObjectIdentifier)
-
-        static var current: Domain {
-            withUnsafeCurrentTask { $0.map { .task($0.hashValue) } } ?? .thread(ObjectIdentifier(Thread.current))
-        }
+    /// The identity of the nonisolated domain running now: the task's hash, else the thread's identifier,
+    /// two types, so that a task is never taken for a thread.
+    private static var currentDomain: AnyHashable {
+        withUnsafeCurrentTask { $0.map { AnyHashable($0.hashValue) } } ?? AnyHashable(ObjectIdentifier(Thread.current))
     }
 
     init(_ value: sending Value, isolation: isolated (any Actor)?) {
         held = value
         actor = isolation
-        domain = isolation == nil ? .current : nil
+        domain = isolation == nil ? Self.currentDomain : nil
     }
 
     /// The value, after checking that the caller runs in its domain.
@@ -150,7 +146,7 @@ private final class DomainBound<Value>: @unchecked Sendable {
             if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
                 actor.preconditionIsolated(message)
             }
-        } else if Domain.current != domain {
+        } else if Self.currentDomain != domain {
             fatalError(message)
         }
         return held

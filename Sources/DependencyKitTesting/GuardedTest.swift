@@ -78,13 +78,10 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// When it is not, the work cannot be this test's own reading its own container: it gets the newest
     /// container of that type another test ran with, and a warning that blames no test.
     package func containerForEscapedWork<Refined>(as _: Refined.Type, insteadOf inEffect: Any) -> Refined? {
-        let (key, own) = ("escaped as \(Refined.self)", container as? Refined)
+        let own = container as? Refined
         let refined = own ?? TestGuard.container(as: Refined.self)
-        let message = { TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined) }
-        if own != nil {
-            reportOnce(key, message)
-        } else if reported.withLock({ $0.insert(key).inserted }) {
-            warn(message())
+        reportOnce("escaped as \(Refined.self)", blaming: own != nil) {
+            TestGuard.escapedConversionMessage(Refined.self, inEffect: inEffect, given: refined)
         }
         return refined
     }
@@ -96,12 +93,10 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
     /// The test's name, as its framework prints it, for what is found after it ended.
     let testName: String?
     /// Whether this context watches the time after its XCTest ended (see ``EndedTestWatch``).
-    let isEndedWatch: Bool
+    package let isEndedWatch: Bool
     /// The count of live test scopes this context counts itself in, if any.
     /// Counted in while the test runs with a container of its own, scoped to its task (not process-wide).
     let testScopes: AtomicWord?
-    /// The container the test installed, by identity.
-    var containerID: ObjectIdentifier? { container.map(ObjectIdentifier.init) }
     /// The container the test runs with: what work that escaped the test reads through
     /// `dependencies(as:)` when the global container is not of the type it asks for.
     let container: (any AnyObject & Sendable)?
@@ -157,10 +152,12 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
         testScopes?.add(-1)
     }
 
-    /// Records the finding `key` in this test, unless it was recorded already.
-    func reportOnce(_ key: String, _ message: () -> String) {
+    /// Records the finding `key` in this test, unless it was recorded already; with `blaming` false, as a
+    /// warning that blames no test.
+    func reportOnce(_ key: String, blaming: Bool = true, _ message: () -> String) {
         let isNew = reported.withLock { $0.insert(key).inserted }
         guard isNew else { return }
+        guard blaming else { return warn(message()) }
         guard hasEnded.loadAcquire() != 0 else { return report(message()) }
         let test = testName ?? "the test"
         warn(
@@ -170,16 +167,5 @@ package final class GuardedTest: ResolutionInterceptor, InjectionObserver {
                 its scope. Recorded as a warning, since the test can no longer fail. Await or cancel the work \
                 before the test returns.
                 """)
-    }
-
-    /// Makes this context the one every thread's findings belong to, for a test framework that runs
-    /// one test at a time in a process (XCTest).
-    /// - Returns: What puts back the test interceptor bound before.
-    package func bindToProcess() -> () -> Void {
-        let previous = Interception.updateProcessWide { bound in
-            defer { bound.test = self }
-            return bound.test
-        }
-        return { Interception.updateProcessWide { $0.test = previous } }
     }
 }

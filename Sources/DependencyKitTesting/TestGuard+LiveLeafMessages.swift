@@ -16,33 +16,27 @@ extension TestGuard {
     /// one the test installed), and the code to paste.
     static func liveLeafMessage(_ resolution: Resolution, in context: GuardedTest) -> String {
         let (name, type) = (resolution.name, typeName(resolution.requestedType))
+        // Both messages open with what was resolved and why it matters.
+        let reachesOutside = "\(name) -> \(type) reaches the outside world (network, disk, clock or randomness)"
         let container = resolution.containerType.map { "\($0)" } ?? "the container"
-        let ownContainer = resolution.containerID != nil && resolution.containerID == context.containerID
+        let ownContainer = context.container.map { ObjectIdentifier($0) == resolution.containerID } ?? false
         if let id = resolution.containerID, let overrides = Interception.overrides as? OverrideSet,
             overrides.hasRelativeOverride(of: name, type: resolution.requestedType, container: id)
         {
             // The override builds on the live value, so the live code ran: a value override, or going live.
             return """
-                \(name) -> \(type) reaches the outside world (network, disk, clock or randomness), and this test \
-                overrides it relatively: `.override({ $0.\(name) }) { … }` transforms the value \(container)'s \
-                `live {}` code serves, so that code ran.
+                \(reachesOutside), and this test overrides it relatively: `.override({ $0.\(name) }) { … }` \
+                transforms the value \(container)'s `live {}` code serves, so that code ran.
                 To keep the test from going live, replace the relative override with a value, \(context.spelling.overridePlace(orWithDependencies: false)):
                     .override({ $0.\(name) }, with: …)
                 If this test decorates the live value on purpose (an end-to-end test), \(context.spelling.goLive).
                 """
         }
         let installed = context.container.map { "\(Swift.type(of: $0))" } ?? "a container"
-        let effect: String
-        let servedByTheGlobal = resolution.servedByAnInstalledGlobal
-        if ownContainer {
-            effect = "the container this test installed"
-        } else if servedByTheGlobal {
-            effect =
-                "the global container, not \(installed), which this test installed: code in this test read "
-                + "the global container instead of the test's scope"
-        } else {
-            effect = "from a `withDependencies` scope inside this test (the test installed \(installed))"
-        }
+        var effect =
+            ownContainer
+            ? "the container this test installed"
+            : "from a `withDependencies` scope inside this test (the test installed \(installed))"
         let ownCode =
             resolution.implementerType.map(ObjectIdentifier.init) == resolution.containerType.map(ObjectIdentifier.init)
         let isPartial = resolution.containerType.map { $0 is any PartialContainer.Type } ?? false
@@ -57,10 +51,13 @@ extension TestGuard {
                 """
         }
         // Code that bypassed the test's scope needs the code fixed, not an override.
-        let bypassedTheScope = servedByTheGlobal && !ownContainer
+        let bypassedTheScope = resolution.servedByAnInstalledGlobal && !ownContainer
         let servedBy: String
         let fix: String
         if bypassedTheScope {
+            effect =
+                "the global container, not \(installed), which this test installed: code in this test read "
+                + "the global container instead of the test's scope"
             servedBy = "the global container's `live {}` code"
             fix = """
                 Code in this test bypassed its scope: inside the test, `dependencies` serves the test's \
@@ -101,8 +98,7 @@ extension TestGuard {
 
             """
         return """
-            \(name) -> \(type) reaches the outside world (network, disk, clock or randomness) and was served \
-            by \(servedBy).
+            \(reachesOutside) and was served by \(servedBy).
             Container in effect: \(container), \(effect).
             \(oneLine)\(fix)
             If this test means to go live (an end-to-end test), \(context.spelling.goLive).

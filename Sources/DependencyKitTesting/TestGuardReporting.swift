@@ -26,13 +26,9 @@ package enum TestGuardReporting {
         case unattributed(Issue.Severity)
     }
 
-    /// One recorded finding, for DependencyKitTesting's own tests.
-    package struct Record: Sendable {
-        package let message: String
-        package let severity: Issue.Severity
-        /// The test it was recorded on, if any.
-        package let testName: String?
-    }
+    /// One recorded finding, for DependencyKitTesting's own tests: its message, its severity, and the test
+    /// it was recorded on, if any.
+    package typealias Record = (message: String, severity: Issue.Severity, testName: String?)
 
     private struct State {
         var recorded: Set<String> = []
@@ -81,12 +77,11 @@ package enum TestGuardReporting {
 
     /// The line that ends a finding no test can be blamed for.
     package static func note(for kind: TestGuard.Finding.Kind, severity: Issue.Severity) -> String {
+        let unblamable = "no test can be blamed for work that ran outside every test's task"
         var note =
             severity == .warning
-            ? "Recorded as a warning, once: no test can be blamed for work that ran outside every test's task. "
-                + "Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error."
-            : "Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: no test can be blamed for work "
-                + "that ran outside every test's task."
+            ? "Recorded as a warning, once: \(unblamable). Set DEPENDENCYKIT_TEST_GUARD=strict to make it an error."
+            : "Recorded once, as an error because DEPENDENCYKIT_TEST_GUARD=strict: \(unblamable)."
         if kind == .globalInstall {
             note += " `.allowsGlobalInstalls` covers a test's own tasks, not the threads it starts."
         }
@@ -100,7 +95,7 @@ package enum TestGuardReporting {
 
     /// Records an issue, on `test` at its source location when there is one.
     static func record(_ message: String, severity: Issue.Severity, in test: Test?) {
-        state.withLock { $0.log.append(Record(message: message, severity: severity, testName: test?.name)) }
+        state.withLock { $0.log.append((message, severity, test?.name)) }
         let location = test?.sourceLocation ?? #_sourceLocation
         Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: location)
     }

@@ -52,24 +52,6 @@
                     container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name,
                     file: file, line: line))
         }
-
-        /// Runs `body` with `container` in effect, guarded, and ends it as the test's end would, reporting unused
-        /// overrides: the block form of ``useDependencies(_:_:allowingLiveDependencies:file:line:)`` this
-        /// package's own tests use to check the guard within one test method.
-        package func withTestDependencies<Container: DependencyContainer>(
-            _ container: Container,
-            _ overrides: DependencyContainer.Override<Container>...,
-            allowingLiveDependencies: Bool = false,
-            file: StaticString = #filePath,
-            line: UInt = #line,
-            _ body: () -> Void
-        ) {
-            let end = XCTestGuard.use(
-                container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name, file: file,
-                line: line)
-            body()
-            end()
-        }
     }
 
     package enum XCTestGuard {
@@ -96,9 +78,17 @@
         ) -> () -> Void {
             TestBoundaries.registered
             let endScope = ScopeFrame.bindProcessWide(container)
-            let context = context(
-                for: container, allowingLiveDependencies: allowingLiveDependencies, test: test, file: file,
-                line: line)
+            // A context that fails the running test with the guard's message, at the user's line, in XCTest's
+            // words; a watch (``EndedTestWatch``) warns instead, of what resolves after the test.
+            let warning: @Sendable (String) -> Void = { warn($0, file: file, line: line) }
+            let guarded = { (watch: Bool) -> GuardedTest in
+                GuardedTest(
+                    container: container, testScopes: nil,
+                    exemptions: allowingLiveDependencies ? .liveDependencies : [],
+                    spelling: .xcTest, testName: test, isEndedWatch: watch, warn: warning,
+                    report: { watch ? warning($0) : XCTFail($0, file: file, line: line) })
+            }
+            let context = guarded(false)
             // The test's context in the process's slot, in place of a watch of the test before, so that it
             // takes a malformed override's problem; a task's own overrides come first, then these.
             let before = Interception.updateProcessWide { bound in
@@ -111,11 +101,7 @@
             return {
                 for message in OverrideSet.unusedMessages(of: entries) { warn(message, file: file, line: line) }
                 // The outermost call leaves a watch of the work that resolves until the next test begins.
-                let next =
-                    outer
-                    ?? Self.context(
-                        for: container, allowingLiveDependencies: false, test: test, file: file, line: line, watch: true
-                    )
+                let next = outer ?? guarded(true)
                 Interception.updateProcessWide { ($0.test, $0.overrides) = (next, before.overrides) }
                 endScope()
             }
@@ -123,23 +109,5 @@
 
         /// The warnings ``warn(_:file:line:)`` gave, oldest first.
         package static let warnings = Locked<[String]>([])
-
-        /// A context that fails the running test with the guard's message, at the user's line, in
-        /// XCTest's words; with `watch`, the ``EndedTestWatch`` that warns of what resolves after the test.
-        static func context(
-            for container: DependencyContainer,
-            allowingLiveDependencies: Bool,
-            test: String,
-            file: StaticString,
-            line: UInt,
-            watch: Bool = false
-        ) -> GuardedTest {
-            let warning: @Sendable (String) -> Void = { warn($0, file: file, line: line) }
-            let failure: @Sendable (String) -> Void = { XCTFail($0, file: file, line: line) }
-            return GuardedTest(
-                container: container, testScopes: nil, exemptions: allowingLiveDependencies ? .liveDependencies : [],
-                spelling: .xcTest, testName: test, isEndedWatch: watch, warn: warning,
-                report: watch ? warning : failure)
-        }
     }
 #endif

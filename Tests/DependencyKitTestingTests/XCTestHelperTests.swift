@@ -22,6 +22,26 @@
 
     let xcTestInjector = Injector<any XCTestDependency> { XCTestCore(name: "default") }
 
+    extension XCTestCase {
+        /// Runs `body` with `container` in effect, guarded, and ends it as the test's end would, reporting unused
+        /// overrides: the block form of `useDependencies(_:_:allowingLiveDependencies:file:line:)` these tests
+        /// use to check the guard within one test method.
+        func withTestDependencies<Container: DependencyContainer>(
+            _ container: Container,
+            _ overrides: DependencyContainer.Override<Container>...,
+            allowingLiveDependencies: Bool = false,
+            file: StaticString = #filePath,
+            line: UInt = #line,
+            _ body: () -> Void
+        ) {
+            let end = XCTestGuard.use(
+                container, overrides, allowingLiveDependencies: allowingLiveDependencies, test: name, file: file,
+                line: line)
+            body()
+            end()
+        }
+    }
+
     /// What `useDependencies` does, with the guard's reports collected instead of failing the test.
     final class EscapedConversionTests: XCTestCase {
         /// Issue 46, item 1: a test on the app's refined container ends; the next test uses the library's
@@ -58,8 +78,12 @@
             let context = GuardedTest(container: EscapeAppCore(), testScopes: nil, spelling: .xcTest) { message in
                 reports.withLock { $0.append(message) }
             }
-            let restore = context.bindToProcess()
-            defer { restore() }
+            // The context every thread's findings belong to, as XCTest's helper binds it; the one before after.
+            let previous = Interception.updateProcessWide { bound in
+                defer { bound.test = context }
+                return bound.test
+            }
+            defer { Interception.updateProcessWide { $0.test = previous } }
             let greeting = await context.bind {
                 await withDependencies(EscapeAppCore()) {
                     await Task.detached {
@@ -386,9 +410,10 @@
             XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testA").count, 1, "not reported in B")
             XCTAssertEqual(warnings(after: before, naming: "LeakingTests.testB"), [])
             endB()
-            XCTAssertNotNil(EndedTestWatch.current, "B's work is watched until the next test begins")
+            let watching = { (Interception.processWide.test as? GuardedTest)?.isEndedWatch == true }
+            XCTAssertTrue(watching(), "B's work is watched until the next test begins")
             EndedTestWatch.end()
-            XCTAssertNil(EndedTestWatch.current)
+            XCTAssertFalse(watching())
         }
 
         /// A `Task {}` started inside a task-scoped container (`withDependencies`, as `invokeTest` can
@@ -438,7 +463,7 @@
         /// Runs after the tests above (XCTest runs a class's tests in name order), whose last leaves a
         /// watch: the start of this test ended it.
         func testBTheNextTestBeginsWithNoWatch() {
-            XCTAssertNil(EndedTestWatch.current)
+            XCTAssertNotEqual((Interception.processWide.test as? GuardedTest)?.isEndedWatch, true)
         }
     }
 #endif

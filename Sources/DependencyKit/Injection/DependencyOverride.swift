@@ -64,7 +64,7 @@ extension DependencyContainer {
                     let resolving = object as? any DependencyContainer.Resolving
                 {
                     let key = OverrideSet.Key(
-                        container: ObjectIdentifier(object), type: ObjectIdentifier(T.self), name: selection.name)
+                        container: ObjectIdentifier(object), type: ObjectIdentifier(T.self), name: selection)
                     return OverrideSet.Entry(key: key, container: resolving, valueType: T.self, answer: .value(value))
                 }
                 guard
@@ -73,7 +73,7 @@ extension DependencyContainer {
                         selector: { _ = resolve(container) })
                 else { return nil }
                 if let remembered, selected.container === object, selected.key.type == ObjectIdentifier(T.self) {
-                    RecordedSelections.remember(.init(name: selected.key.name), for: remembered)
+                    RecordedSelections.remember(selected.key.name, for: remembered)
                 }
                 return OverrideSet.Entry(
                     key: selected.key, container: selected.container, valueType: T.self, answer: .value(value))
@@ -179,7 +179,7 @@ package func withDependencies<C: DependencyContainer, R>(
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
         let whenFreed = reportUnused == nil ? nil : OverrideSet.Release()
         var (set, entries) = OverrideSet.recording(overrides, for: container, whenFreed: whenFreed)
-        let result = try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+        let result = try await Interception.updating({ $0.overrides = set }, isolation: isolation, operation: operation)
         guard let reportUnused, let whenFreed else { return result }
         // The scope's own reference goes first, so the set is freed when the last task holding it ends.
         set = nil
@@ -217,9 +217,11 @@ extension Injector {
         operation: () throws -> R
     ) rethrows -> R {
         let container = dependencies
-        let set = OverrideSet.recording(overrides, for: container).set
-        guard let frame = pinningFrame(for: container) else { return try OverrideSet.bind(set, operation: operation) }
-        return try ScopeFrame.bind(frame) { try OverrideSet.bind(set, operation: operation) }
+        let scopeSet = OverrideSet.recording(overrides, for: container).set
+        guard let frame = pinningFrame(for: container) else {
+            return try OverrideSet.bind(scopeSet, operation: operation)
+        }
+        return try ScopeFrame.bind(frame) { try OverrideSet.bind(scopeSet, operation: operation) }
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -237,12 +239,13 @@ extension Injector {
         operation: () async throws -> R
     ) async rethrows -> R {
         let container = dependencies
-        let set = OverrideSet.recording(overrides, for: container).set
+        let scopeSet = OverrideSet.recording(overrides, for: container).set
         guard let frame = pinningFrame(for: container) else {
-            return try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+            return try await Interception.updating(
+                { $0.overrides = scopeSet }, isolation: isolation, operation: operation)
         }
         return try await ScopeFrame.bind(frame, isolation: isolation) {
-            try await OverrideSet.bind(set, isolation: isolation, operation: operation)
+            try await Interception.updating({ $0.overrides = scopeSet }, isolation: isolation, operation: operation)
         }
     }
 

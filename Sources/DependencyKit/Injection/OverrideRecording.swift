@@ -56,16 +56,22 @@ final class OverrideRecording: ResolutionInterceptor {
 
     /// Records a resolution the closure made itself and answers it as the mode says; one it does not
     /// answer runs as written, in the scope around the closure.
-    func answer<R, Failure: Error>(
-        _ name: String, of _: R.Type, container: AnyObject, next: () throws(Failure) -> R
-    ) throws(Failure) -> R? {
+    func answer<R>(_ name: String, of _: R.Type, container: AnyObject, base: inout InterceptorBase?) -> R? {
         let isFirst = calls.withLock { $0.isEmpty }
-        var answer: R?
-        var isExact = true
+        func record(_ answer: R?, isExact: Bool = true) {
+            let call = Call(
+                name: name, requestedType: R.self, container: container as? any DependencyContainer.Resolving,
+                containerType: Swift.type(of: container), answer: answer.map { Placeholder(value: $0) },
+                isExact: isExact)
+            calls.withLock { $0.append(call) }
+        }
         switch mode {
         case .value(let placeholder):
             // Every call the value fits is answered, so a malformed closure runs no production code.
-            answer = placeholder.value as? R
+            if let value = placeholder.value as? R {
+                record(value)
+                return value
+            }
         case .base(let entry, let set, let separately):
             if isFirst, ObjectIdentifier(R.self) == ObjectIdentifier(type), container === entry.container,
                 !name.contains(":")
@@ -75,18 +81,19 @@ final class OverrideRecording: ResolutionInterceptor {
                 entry.settle(.resolve(name))
                 set.entries.withLock { $0.file(entry, under: key) }
                 let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
-                answer = try Interception.outcome(overrides: probe, next).get()
-                // A separate probe's base is served only when it holds none of the probe's instances.
-                isExact = probe.probes.last?.withLock({ $0 }) != true && (!separately || probe.ownsNothing)
+                base = InterceptorBase(overrides: probe) { served in
+                    // A separate probe's base is served only when it holds none of the probe's instances.
+                    record(
+                        served as? R,
+                        isExact: probe.probes.last?.withLock({ $0 }) != true && (!separately || probe.ownsNothing))
+                    return served
+                }
+                return nil
             }
         }
-        let call = Call(
-            name: name, requestedType: R.self, container: container as? any DependencyContainer.Resolving,
-            containerType: Swift.type(of: container), answer: answer.map { Placeholder(value: $0) },
-            isExact: isExact)
-        calls.withLock { $0.append(call) }
-        if let answer { return answer }
-        return try Interception.outcome(overrides: outer, next).get()
+        record(nil)
+        base = InterceptorBase(overrides: outer) { $0 }
+        return nil
     }
 }
 

@@ -227,44 +227,22 @@ package final class OverrideSet: ResolutionInterceptor {
         try Interception.updating({ $0.overrides = set }, operation: operation)
     }
 
-    /// The asynchronous form of ``bind(_:operation:)``.
-    static func bind<R>(
-        _ set: OverrideSet?, isolation: isolated (any Actor)?, operation: () async throws -> R
-    ) async rethrows -> R {
-        try await Interception.updating({ $0.overrides = set }, isolation: isolation, operation: operation)
-    }
-
     // MARK: - Answering
 
-    /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written.
-    /// - Parameter next: Serves the resolution without the answering override: a relative one's base.
-    package func answer<T, Failure: Error>(
-        _ name: String, of _: T.Type, container: AnyObject, next: () throws(Failure) -> T
-    ) throws(Failure) -> T? {
+    /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written: a value
+    /// override with its value, a relative one with its transform of the resolve's base, served in the view
+    /// below its entry. Relative overrides waiting in the resolution's bucket are found first.
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
         guard let entry = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
         let below = view(below: entry.sequence, for: key)
-        var base = found?.entry === entry ? found?.base.value as? T : nil
-        if base == nil { base = try Interception.outcome(overrides: below, next).get() }
-        return finish(entry, key, container, base: base, in: below)
-    }
-
-    /// The asynchronous form of ``answer(_:of:container:next:)``. Relative overrides waiting in the
-    /// resolution's bucket are found first, as for a synchronous resolution.
-    package func answer<T, Failure: Error>(
-        _ name: String, of _: T.Type, container: AnyObject, isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> T
-    ) async throws(Failure) -> T? {
-        let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
-        let found = identifyPending(answering: key)
-        guard let entry = inEffect(key, of: container) else { return nil }
-        guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
-        let below = view(below: entry.sequence, for: key)
-        var base = found?.entry === entry ? found?.base.value as? T : nil
-        if base == nil { base = try await Interception.outcome(overrides: below, isolation: isolation, next).get() }
-        return finish(entry, key, container, base: base, in: below)
+        if found?.entry === entry, let exact = found?.base.value as? T {
+            return finish(entry, key, container, base: exact, in: below)
+        }
+        base = InterceptorBase(overrides: below) { self.finish(entry, key, container, base: $0 as? T, in: below) }
+        return nil
     }
 
     /// The entry that answers `key` in this view — the latest identified one below the view's ceiling —

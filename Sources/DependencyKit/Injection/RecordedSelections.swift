@@ -9,26 +9,23 @@
 /// A selection is remembered only when the closure called the resolve on the container it was given.
 enum RecordedSelections {
     struct Key: Hashable, Sendable {
-        let function: UInt
+        let entryPoint: UInt
         let container: ObjectIdentifier
         let value: ObjectIdentifier
     }
 
-    struct Selection: Sendable {
-        let name: String
-    }
-
     // Entries are never removed: one per override call site and container class.
-    private static let table = Locked<[Key: Selection]>([:])
+    private static let table = Locked<[Key: String]>([:])
 
     static func key<C, T>(_ select: @escaping @Sendable (C) -> T, on container: AnyObject) -> Key? {
-        let (function, context) = unsafeBitCast(select, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
+        let (entryPoint, context) = unsafeBitCast(select, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
         guard context == nil else { return nil }
         return Key(
-            function: UInt(bitPattern: Int(bitPattern: function)), container: ObjectIdentifier(type(of: container)), value: ObjectIdentifier(T.self))
+            entryPoint: UInt(bitPattern: Int(bitPattern: entryPoint)), container: ObjectIdentifier(type(of: container)),
+            value: ObjectIdentifier(T.self))
     }
 
-    static func selection(for key: Key) -> Selection? { table.withLock { $0[key] } }
+    static func selection(for key: Key) -> String? { table.withLock { $0[key] } }
 
-    static func remember(_ selection: Selection, for key: Key) { table.withLock { $0[key] = selection } }
+    static func remember(_ selection: String, for key: Key) { table.withLock { $0[key] = selection } }
 }

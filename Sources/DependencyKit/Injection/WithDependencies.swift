@@ -200,17 +200,8 @@ extension DependencyContainer {
         /// - Parameter operation: The code to run.
         /// - Returns: What `operation` returns.
         public func run<R>(_ operation: () throws -> R) rethrows -> R {
-            if readsGlobalOnPurpose {
-                return try Interception.updating(
-                    { global in
-                        global.overrides = nil
-                        global.readsGlobalOnPurpose = true
-                    }, operation: { try ScopeFrame.bind(nil, operation: operation) })
-            }
-            guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
-                return try ScopeFrame.bind(frame, operation: operation)
-            }
-            return try OverrideSet.bind(overrides) { try ScopeFrame.bind(frame, operation: operation) }
+            guard changesInterception else { return try ScopeFrame.bind(frame, operation: operation) }
+            return try Interception.updating(enter) { try ScopeFrame.bind(frame, operation: operation) }
         }
 
         /// Runs the asynchronous `operation` with the captured scopes in effect.
@@ -222,20 +213,24 @@ extension DependencyContainer {
             isolation: isolated (any Actor)? = #isolation,
             _ operation: () async throws -> R
         ) async rethrows -> R {
-            if readsGlobalOnPurpose {
-                return try await Interception.updating(
-                    { global in
-                        global.overrides = nil
-                        global.readsGlobalOnPurpose = true
-                    }, isolation: isolation,
-                    operation: { try await ScopeFrame.bind(nil, isolation: isolation, operation: operation) })
-            }
-            guard overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else {
+            guard changesInterception else {
                 return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
             }
-            return try await OverrideSet.bind(overrides, isolation: isolation) {
+            return try await Interception.updating(enter, isolation: isolation) {
                 try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)
             }
+        }
+
+        /// Whether running in the context changes the task's interceptors: it reads the global on purpose,
+        /// has overrides, or has none while some are alive (which the running task may have).
+        private var changesInterception: Bool {
+            readsGlobalOnPurpose || overrides != nil || DiagnosticsWord.hasOverrides(DiagnosticsWord.load())
+        }
+
+        /// Puts the context's overrides in effect, and its reading of the global on purpose.
+        private func enter(_ interception: inout Interception) {
+            interception.overrides = overrides
+            if readsGlobalOnPurpose { interception.readsGlobalOnPurpose = true }
         }
     }
 }

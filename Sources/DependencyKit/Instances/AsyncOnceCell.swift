@@ -32,8 +32,6 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
     private struct State {
         var phase = Phase.empty
         var nextWaiter = 0
-        /// Waiters whose cancellation arrived before they had suspended; they must not suspend.
-        var cancelledEarly: Set<Int> = []
     }
 
     private enum Step {
@@ -135,15 +133,14 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)?
     ) async -> Outcome {
         let watchdog = watch(id, describedBy: description)
-        defer {
-            watchdog.cancel()
-            state.withLock { _ = $0.cancelledEarly.remove(id) }
-        }
+        defer { watchdog.cancel() }
         return await withTaskCancellationHandler(
             operation: {
                 await withCheckedContinuation(isolation: isolation) { continuation in
+                    // Checked under the lock that ``cancel(_:)`` takes: a cancellation that came before
+                    // this check finds no continuation, and one that comes after finds this one.
                     let immediate: Outcome? = state.withLock { state in
-                        if state.cancelledEarly.remove(id) != nil { return .cancelled }
+                        if cancellable && Task.isCancelled { return .cancelled }
                         switch state.phase {
                         case .creating(var waiters):
                             waiters[id] = continuation
@@ -163,15 +160,14 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         )
     }
 
-    /// Wakes waiter `id` with `.cancelled`, or, if it has not suspended yet, makes sure it won't.
+    /// Wakes waiter `id` with `.cancelled` if it is suspended (one that has not suspended yet sees its
+    /// task cancelled and does not).
     private func cancel(_ id: Int) {
         let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
-            if case .creating(var waiters) = state.phase, let continuation = waiters.removeValue(forKey: id) {
-                state.phase = .creating(waiters: waiters)
-                return continuation
-            }
-            state.cancelledEarly.insert(id)
-            return nil
+            guard case .creating(var waiters) = state.phase, let continuation = waiters.removeValue(forKey: id)
+            else { return nil }
+            state.phase = .creating(waiters: waiters)
+            return continuation
         }
         continuation?.resume(returning: .cancelled)
     }
@@ -186,12 +182,10 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         let limit = CreationWaits.waitLimitMilliseconds
         let start = CreationWaits.monotonicMilliseconds()
         return Task.detached { [weak self] in
-            do {
-                try await Task.sleep(nanoseconds: UInt64(max(0, limit)) * 1_000_000)
-            } catch {
+            // A cancelled sleep throws: the wait has ended.
+            guard (try? await Task.sleep(nanoseconds: UInt64(max(0, limit)) * 1_000_000)) != nil, let self else {
                 return
             }
-            guard let self else { return }
             let stillWaiting = state.withLock { state in
                 guard case .creating(let waiters) = state.phase else { return false }
                 return waiters[id] != nil

@@ -22,13 +22,21 @@ public import _DependencyKitShims
 /// in `deinit`, when no other reference exists); the words are only touched with atomics.
 @usableFromInline
 package final class GraphFrame: @unchecked Sendable {
-    /// The frame bound by the outermost asynchronous resolution of the current task, if any.
+    /// The frame bound by the outermost asynchronous resolution of the current task, or ``none``.
     @TaskLocal
-    package static var current: GraphFrame?
+    package static var current = GraphFrame.none
 
     /// ``current``'s task-local, for inlinable code.
     @usableFromInline
-    static var currentLocal: TaskLocal<GraphFrame?> { $current }
+    static var currentLocal: TaskLocal<GraphFrame> { $current }
+
+    /// What ``current`` holds outside every asynchronous top-level resolution: a frame that has ended.
+    @usableFromInline
+    static let none: GraphFrame = {
+        let frame = GraphFrame(confined: false)
+        frame.words.map { dk_atomic_store_release($0, 1) }
+        return frame
+    }()
 
     /// One call site in one container: a graph spans containers, and each has its own instances.
     ///
@@ -78,7 +86,7 @@ package final class GraphFrame: @unchecked Sendable {
     /// instead of copying it out through `TaskLocal.get()`.
     @inlinable
     static var isBound: Bool {
-        guard let raw = borrowedTaskLocalObject(currentLocal, key: currentKey) else { return false }
+        guard let raw = borrowedTaskLocalObject(currentLocal, key: currentKey, unbound: none) else { return false }
         return !Unmanaged<GraphFrame>.fromOpaque(raw).takeUnretainedValue().hasEnded
     }
 
@@ -148,7 +156,8 @@ package final class GraphFrame: @unchecked Sendable {
     /// resolution on this thread returns. A task-local frame that has ended is no frame.
     @usableFromInline
     static var forCurrentResolution: GraphFrame {
-        if let bound = current, !bound.hasEnded { return bound }
+        let bound = current
+        if !bound.hasEnded { return bound }
         if let raw = dk_graph_record_get() {
             return Unmanaged<GraphFrame>.fromOpaque(raw).takeUnretainedValue()
         }

@@ -1,3 +1,5 @@
+internal import _DependencyKitShims
+
 /// A slot filled at most once at a time by a closure that runs **without** the lock held.
 ///
 /// Shared instances and a factory's lazy dependency both need "create once, even when many
@@ -85,7 +87,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         read: (Value) -> Result?,
         make: () throws -> (store: Value, result: Result)
     ) rethrows -> Result {
-        let me = PlatformLock.currentThread
+        let me = UInt(dk_current_thread())
         let cell = ObjectIdentifier(self)
         // Which creation this thread has been waiting for, and since when.
         var waitedCreation = 0

@@ -139,19 +139,6 @@ struct PlatformLock {
         #endif
     }
 
-    /// An identifier of the calling thread, unique among live threads.
-    static var currentThread: UInt {
-        #if os(Windows)
-            UInt(GetCurrentThreadId())
-        #elseif canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #elseif _runtime(_multithreaded)
-            UInt(pthread_self())
-        #else
-            1
-        #endif
-    }
-
     #if !os(Windows) && _runtime(_multithreaded)
         /// The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
         /// expects it. A jump of the wall clock only wakes the waiter early or late; callers

@@ -91,26 +91,6 @@ func borrowedTaskLocalObject<Object: AnyObject & Sendable>(
     #endif
 }
 
-/// The object an optional task-local of class type holds in the current task, borrowed; `nil` when
-/// it is not bound or bound to `nil`. See the non-optional form.
-@inlinable
-@inline(__always)
-func borrowedTaskLocalObject<Object: AnyObject & Sendable>(
-    _ local: @autoclosure () -> TaskLocal<Object?>,
-    key: Int
-) -> UnsafeRawPointer? {
-    #if PublicAPIOnly
-        return local().get().map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-    #else
-        let found = dk_task_local_value(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped)?
-            .load(as: UnsafeRawPointer?.self)
-        #if DEBUG
-            RuntimeShortcutCheck.taskLocal(found: found, expected: local().get().map { address(of: $0) })
-        #endif
-        return found
-    #endif
-}
-
 /// The key a task-local's values are stored under: its own address. Task-locals here are globals
 /// that live as long as the process, so the key never dangles.
 func taskLocalKey<Value>(_ local: TaskLocal<Value>) -> Int {

@@ -58,7 +58,7 @@ extension DependencyContainer {
             if diagnosed, _slowPath(DiagnosticsWord.mayHaveOverrideSets), let owned = instancesOwnedByScope() {
                 return try owned.table.cell(for: key) { OnceCell<T>() }
                     .value(describedBy: { Self.describe(T.self, name: name, key: key) }) {
-                        noteBuiltInOverrideScope(key, name: name, type: T.self)
+                        ScopeRebuilds.countBuild(key, name: name, type: T.self, of: self)
                         return try make()
                     }
             }
@@ -282,14 +282,14 @@ extension DependencyContainer {
                 isolation: isolation
             ) { () async throws(Failure) -> T in
                 if masked { return try await buildingWithOverridesMasked(isolation: isolation, make) }
-                if owned != nil { noteBuiltInOverrideScope(key, name: name, type: T.self) }
+                if owned != nil { ScopeRebuilds.countBuild(key, name: name, type: T.self, of: self) }
                 return try await make()
             }
         }
     }
 
     @usableFromInline
-    static func describe(_ type: Any.Type, name: String, key: SharedKey) -> String {
-        "the shared \(type) of \(name) (\(key)) in \(Self.self)"
+    static func describe(_ type: Any.Type, name: String, key: SharedKey, as lifetime: String = "shared") -> String {
+        "the \(lifetime) \(type) of \(name) (\(key)) in \(Self.self)"
     }
 }

@@ -28,13 +28,6 @@ extension DependencyContainer {
         guard DiagnosticsWord.mayHaveOverrideSets else { return try await make() }
         return try await Interception.outcome(overrides: OverridesMasked.instance, isolation: isolation, make).get()
     }
-
-    /// Notes that the override scope in effect is building its own `shared {}` instance of `key`:
-    /// the hook of ``ScopeRebuilds``, on the path that only runs while an override scope is alive.
-    @usableFromInline
-    func noteBuiltInOverrideScope(_ key: SharedKey, name: String, type: Any.Type) {
-        ScopeRebuilds.countBuild(key, name: name, type: type, of: self)
-    }
 }
 
 /// What the override slot holds while an `appShared {}` builder runs: no override answers and no scope

@@ -45,7 +45,7 @@ extension DependencyContainer {
             let owner: AnyObject =
                 (diagnosed && DiagnosticsWord.mayHaveOverrideSets ? instancesOwnedByScope() : nil) ?? self
             return try GraphFrame.forCurrentResolution.cell(for: key, in: owner) { OnceCell<T>() }
-                .value(describedBy: { Self.describePerGraph(T.self, name: name, key: key) }, make: make)
+                .value(describedBy: { Self.describe(T.self, name: name, key: key, as: "per-graph") }, make: make)
         }
     }
 
@@ -77,13 +77,8 @@ extension DependencyContainer {
             let owner: AnyObject = instancesOwnedByScope() ?? self
             return try await GraphFrame.forCurrentResolution.cell(for: key, in: owner) { AsyncOnceCell<T>() }
                 .value(
-                    describedBy: { Self.describePerGraph(T.self, name: name, key: key) }, isolation: isolation,
+                    describedBy: { Self.describe(T.self, name: name, key: key, as: "per-graph") }, isolation: isolation,
                     make: make)
         }
-    }
-
-    @usableFromInline
-    static func describePerGraph(_ type: Any.Type, name: String, key: SharedKey) -> String {
-        "the per-graph \(type) of \(name) (\(key)) in \(Self.self)"
     }
 }

@@ -8,6 +8,7 @@ internal import _DependencyKitShims
 /// its own instance (a path that never runs when no override scope is alive). A test that gives each
 /// test a container of its own — a trait, `withDependencies` with a new container — builds each
 /// instance once per container and never reaches the threshold.
+@usableFromInline
 enum ScopeRebuilds {
     /// Distinct override scopes of one container that build the same `shared {}` instance before the
     /// warning is written.
@@ -18,6 +19,7 @@ enum ScopeRebuilds {
 
     /// Counts one more override scope building `key`'s instance of `container`, and says so once when the
     /// count reaches ``threshold``.
+    @usableFromInline
     static func countBuild(_ key: SharedKey, name: String, type: Any.Type, of container: DependencyContainer) {
         // How many override scopes built the instance, in a cell of the container's table keyed by the
         // call site and this type (a call site is either synchronous or `async`, so the kind is moot).

@@ -21,7 +21,10 @@ extension DependencyRegistry {
         tag: (any Hashable & Sendable)? = nil,
         lazyInstance make: @autoclosure @escaping @Sendable () throws -> T
     ) {
-        store(.lazyInstance(OnceCell(), { try make() }), type: type, tag: tag)
+        let cell = OnceCell<any Sendable>()
+        store(type: type, tag: tag) { _, registration in
+            try cell.value(describedBy: { "the lazy instance registered as \(registration.name)" }) { try make() }
+        }
     }
 
     /// Registers an instance for `type` that the registry holds weakly: resolves return it while
@@ -42,7 +45,16 @@ extension DependencyRegistry {
         tag: (any Hashable & Sendable)? = nil,
         weakInstance make: @autoclosure @escaping @Sendable () throws -> T
     ) {
-        store(.weakInstance(OnceCell(), { try make() }), type: type, tag: tag)
+        let cell = OnceCell<WeakReference>()
+        store(type: type, tag: tag) { _, registration in
+            try cell.value(describedBy: { "the weak instance registered as \(registration.name)" }, read: { $0.object })
+            {
+                let made = try make()
+                let message =
+                    "register(_:weakInstance:) needs a class instance, but the one for \(registration.typeName) is a "
+                return (WeakReference(holding: made, orStop: message), made as AnyObject)
+            }
+        }
     }
 }
 

@@ -45,23 +45,16 @@ public final class DependencyRegistry: Sendable {
 
     @usableFromInline
     struct Registration: Sendable {
-        enum Source: Sendable {
-            case instance(any Sendable)
-            case factory(@Sendable (Tag?) throws -> Any)
-            /// An instance made on first resolve, exactly once (see `register(_:tag:lazyInstance:)`).
-            case lazyInstance(OnceCell<any Sendable>, @Sendable () throws -> any Sendable)
-            /// An instance held weakly, made again once gone (see `register(_:tag:weakInstance:)`).
-            case weakInstance(OnceCell<WeakReference>, @Sendable () throws -> any Sendable)
-        }
-
-        let source: Source
+        /// Returns the instance, or makes a value, for the requested tag; handed the registration, which
+        /// names it in messages.
+        let produce: @Sendable (Tag?, Registration) throws -> Any
         /// The registered type as the runtime prints it, computed once at registration.
         let typeName: String
         /// This registration's name in diagnostics when resolved under its own tag.
         let name: String
 
-        init(_ source: Source, type: Any.Type, tag: Tag?) {
-            self.source = source
+        init(_ produce: @escaping @Sendable (Tag?, Registration) throws -> Any, type: Any.Type, tag: Tag?) {
+            self.produce = produce
             typeName = String(describing: type)
             name = Self.name(typeName, tag: tag)
         }
@@ -77,23 +70,7 @@ public final class DependencyRegistry: Sendable {
         @usableFromInline
         func value(for tag: Tag?) throws(Error) -> Any {
             do {
-                switch source {
-                case .instance(let instance): return instance
-                case .factory(let factory): return try factory(tag)
-                case .lazyInstance(let cell, let make):
-                    return try cell.value(describedBy: { "the lazy instance registered as \(name)" }, make: make)
-                case .weakInstance(let cell, let make):
-                    return try cell.value(
-                        describedBy: { "the weak instance registered as \(name)" },
-                        read: { $0.object },
-                        make: {
-                            let made = try make()
-                            let message =
-                                "register(_:weakInstance:) needs a class instance, but the one for \(typeName) is a "
-                            return (WeakReference(holding: made, orStop: message), made as AnyObject)
-                        }
-                    )
-                }
+                return try produce(tag, self)
             } catch let error as Error {
                 throw error
             } catch {
@@ -119,7 +96,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         instance: T
     ) {
-        store(.instance(instance), type: type, tag: tag)
+        store(type: type, tag: tag) { _, _ in instance }
     }
 
     /// Registers `factory` for `type`: every resolve calls it for a new value.
@@ -137,7 +114,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         factory: @escaping @Sendable () throws -> T
     ) {
-        store(.factory { _ in try factory() }, type: type, tag: tag)
+        store(type: type, tag: tag) { _, _ in try factory() }
     }
 
     /// Registers `factory` for `type`, called with the tag each resolve asked for.
@@ -161,7 +138,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         factory: @escaping @Sendable (Tag?) throws -> T
     ) {
-        store(.factory(factory), type: type, tag: tag)
+        store(type: type, tag: tag) { tag, _ in try factory(tag) }
     }
 
     /// Removes the registration for `type` under `tag`, if any.
@@ -244,9 +221,13 @@ public final class DependencyRegistry: Sendable {
         }
     }
 
-    func store(_ source: Registration.Source, type: Any.Type, tag: (any Hashable & Sendable)?) {
+    func store(
+        type: Any.Type,
+        tag: (any Hashable & Sendable)?,
+        _ make: @escaping @Sendable (Tag?, Registration) throws -> Any
+    ) {
         let tag = tag.map(Tag.init)
-        let registration = Registration(source, type: type, tag: tag)
+        let registration = Registration(make, type: type, tag: tag)
         // The replaced registration is released after unlocking: dropping the last reference to
         // an instance runs its deinit, which is user code.
         let replaced = registrations.withLock {

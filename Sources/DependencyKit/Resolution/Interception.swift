@@ -13,23 +13,10 @@
 /// What a plug-in wants from the layers above this one (the test guard's reports of installs, of escaped
 /// `dependencies(as:)` reads, of malformed overrides) is declared there (`InjectionObserver`).
 package protocol ResolutionInterceptor: AnyObject, Sendable {
-    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written.
-    /// - Parameter next: Serves the resolution without this interceptor's answer.
-    func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> T
-    ) throws(Failure) -> T?
-
-    /// The asynchronous form of ``answer(_:of:container:next:)``.
-    func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> T
-    ) async throws(Failure) -> T?
+    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written, or to have it
+    /// serve its base first when the interceptor sets `base`: one synchronous decision for synchronous and
+    /// asynchronous resolutions alike, which serve a base each in its own form.
+    func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T?
 
     /// The cached instances this interceptor owns for `container`, or `nil` for the container's own.
     func instances(for container: DependencyContainer) -> OwnedInstances?
@@ -43,21 +30,18 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     func finish(_ node: Int, producing type: any Any.Type)
 }
 
-extension ResolutionInterceptor {
-    package func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        next: () throws(Failure) -> T
-    ) throws(Failure) -> T? { nil }
+/// What a resolution serves before an interceptor answers it: itself as written, with `overrides` in effect
+/// instead of the current ones (its base), handed to `finish`, which returns the answer, or `nil` to let the
+/// resolution run as written. Not generic, so that an answer with a value makes no generic metadata.
+package struct InterceptorBase {
+    let overrides: (any ResolutionInterceptor)?
+    let finish: (Any) -> Any?
+}
 
-    package func answer<T, Failure: Error>(
-        _ name: String,
-        of _: T.Type,
-        container: AnyObject,
-        isolation: isolated (any Actor)?,
-        next: () async throws(Failure) -> T
-    ) async throws(Failure) -> T? { nil }
+extension ResolutionInterceptor {
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
+        nil
+    }
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? { nil }
 
@@ -131,15 +115,8 @@ package struct Interception: Sendable {
         updating(change) { Result(catching: body) }
     }
 
-    /// Runs `body` with `overrides` in the override slot and returns its outcome, typed error included.
-    static func outcome<R, Failure: Error>(
-        overrides: (any ResolutionInterceptor)?,
-        _ body: () throws(Failure) -> R
-    ) -> Result<R, Failure> {
-        outcome({ $0.overrides = overrides }, body)
-    }
-
-    /// The asynchronous form of ``outcome(overrides:_:)``.
+    /// Runs the asynchronous `body` with `overrides` in the override slot and returns its outcome, typed
+    /// error included.
     static func outcome<R, Failure: Error>(
         overrides: (any ResolutionInterceptor)?,
         isolation: isolated (any Actor)?,

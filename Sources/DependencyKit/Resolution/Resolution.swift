@@ -75,7 +75,7 @@ package func withResolution<T, Failure: Error>(
     let depth = dk_resolution_depth_enter()
     // Nested in a graph (2 through the limit), or a graph's outermost resolution while diagnostics
     // are off: run the body. Past the limit is a runaway or a diagnosed graph (see
-    // `countedDiagnosedResolution`).
+    // `diagnosedResolution`).
     if _fastPath(
         UInt(bitPattern: depth &- 2) < UInt(ResolutionFrame.depthLimit - 1)
             || (depth == 1 && !DiagnosticsWord.isActive))
@@ -83,9 +83,9 @@ package func withResolution<T, Failure: Error>(
         defer { dk_resolution_depth_leave() }
         return try body()
     }
-    return try countedDiagnosedResolution(
+    return try diagnosedResolution(
         name(), of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-        cycleError: cycleError, body)
+        counted: true, cycleError: cycleError, body)
 }
 
 /// ``withResolution(_:of:lifetime:container:implementer:cycleError:_:)`` for a cached lifetime
@@ -112,8 +112,8 @@ package func withCachedResolution<T, Failure: Error>(
         defer { dk_resolution_depth_leave() }
         return try body(false)
     }
-    return try countedDiagnosedResolution(
-        name(), of: type, lifetime: lifetime, container: container, implementer: nil, depth: depth,
+    return try diagnosedResolution(
+        name(), of: type, lifetime: lifetime, container: container, implementer: nil, depth: depth, counted: true,
         cycleError: nil as ((Diagnostics.CycleError) -> Failure)?
     ) { () throws(Failure) -> T in try body(true) }
 }
@@ -241,32 +241,22 @@ package enum DiagnosticsWord {
     package enum Field: CaseIterable {
         case trace, overrideSet, testContext
 
-        /// The field's lowest bit.
-        var shift: Int {
-            #if _pointerBitWidth(_64)
-                switch self {
-                case .trace: 1
-                case .overrideSet: 21
-                case .testContext: 41
-                }
-            #else
-                switch self {
-                case .trace: 1
-                case .overrideSet: 8
-                case .testContext: 20
-                }
-            #endif
-        }
-
-        /// The largest count the field holds.
-        var limit: Int {
-            switch self {
-            case .trace: (1 << (Field.overrideSet.shift - shift)) - 1
-            case .overrideSet: (1 << (Field.testContext.shift - shift)) - 1
-            // The sign bit stays clear: the word is compared as a signed integer.
-            case .testContext: (1 << (Int.bitWidth - 1 - shift)) - 1
+        /// The field's lowest bit and its width: traces from bit 1, then override sets, then test contexts
+        /// up to the sign bit, which stays clear (the word is compared as a signed integer).
+        var bits: (shift: Int, width: Int) {
+            let (trace, overrideSet) = DiagnosticsWord.widths
+            return switch self {
+            case .trace: (1, trace)
+            case .overrideSet: (1 + trace, overrideSet)
+            case .testContext: (1 + trace + overrideSet, Int.bitWidth - 2 - trace - overrideSet)
             }
         }
+
+        /// The field's lowest bit.
+        var shift: Int { bits.shift }
+
+        /// The largest count the field holds.
+        var limit: Int { (1 << bits.width) - 1 }
 
         /// What one more adds to the word.
         var unit: Int { 1 << shift }
@@ -315,15 +305,19 @@ package enum DiagnosticsWord {
     /// Whether any trace is live, given a loaded word.
     static func isTracing(_ word: Int) -> Bool { Field.trace.count(in: word) != 0 }
 
-    /// The bits of the override sets' count, as a constant the optimiser folds (``Field/overrideSet``).
+    /// The widths of the trace and override-set fields (``Field/bits``), as constants the optimiser folds.
     @inlinable
-    static var overrideSetBits: Int {
+    static var widths: (trace: Int, overrideSet: Int) {
         #if _pointerBitWidth(_64)
-            ((1 << 20) - 1) << 21
+            (20, 20)
         #else
-            ((1 << 12) - 1) << 8
+            (7, 12)
         #endif
     }
+
+    /// The bits of the override sets' count, as a constant the optimiser folds (``Field/overrideSet``).
+    @inlinable
+    static var overrideSetBits: Int { ((1 << widths.overrideSet) - 1) << (1 + widths.trace) }
 
     /// Whether an override set may be alive: what a cached lifetime checks before its cell (one
     /// relaxed load, a mask and a branch), to serve an instance that depends on an override from the

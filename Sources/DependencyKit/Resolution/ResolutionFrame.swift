@@ -175,7 +175,16 @@ final class ResolutionFrame: Sendable {
 /// metadata the hook then loads and keeps in a register), each cost the undiagnosed path 12
 /// instructions per AppCore graph (`Benchmarks/Scripts/benchmarks-instructions.sh graph.global`), although
 /// the branch is not taken.
-/// - Parameter depth: The resolution's nesting on this thread (`0` when not counted).
+///
+/// A counted resolution (one the hook's one compare sent off the plain path) also leaves its depth:
+/// - a graph's outermost resolution (`depth` 1) while diagnostics are on adds the depth bias for the
+///   graph's duration, so that every resolution nested in it also lands here, and is diagnosed;
+/// - a nested resolution of such a graph has its depth past the bias; it is diagnosed at its real depth;
+/// - otherwise the thread is past ``ResolutionFrame/depthLimit``: a runaway, checked for a cycle.
+/// - Parameters:
+///   - depth: The resolution's nesting on this thread (`0` when not counted): what the hook's increment
+///     returned for a counted one.
+///   - counted: Whether the hook counted the resolution in this thread's depth.
 @usableFromInline
 func diagnosedResolution<T, Failure: Error>(
     _ name: String,
@@ -184,20 +193,29 @@ func diagnosedResolution<T, Failure: Error>(
     container: AnyObject?,
     implementer: (any AnyObject.Type)?,
     depth: Int,
+    counted: Bool = false,
     cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
-    if cycleError == nil, !lifetime.carriesPayload,
-        let container, let overrides = Interception.overrides,
-        let answer = try overrides.answer(
-            name, of: T.self, container: container,
-            next: { () throws(Failure) -> T in
+    let bias = counted ? dk_resolution_depth_bias() : 0
+    let outermost = counted && depth == 1
+    if outermost { dk_resolution_depth_add(bias) }
+    defer {
+        if outermost { dk_resolution_depth_add(-bias) }
+        if counted { dk_resolution_depth_leave() }
+    }
+    let depth = counted && depth > bias ? depth - bias : depth
+    if cycleError == nil, !lifetime.carriesPayload, let container, let overrides = Interception.overrides {
+        var base: InterceptorBase?
+        if let value = overrides.answer(name, of: T.self, container: container, base: &base) { return value }
+        if let base {
+            let served = try Interception.outcome({ $0.overrides = base.overrides }) { () throws(Failure) -> T in
                 try diagnosedResolution(
                     name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
                     cycleError: cycleError, body)
-            })
-    {
-        return answer
+            }.get()
+            if let value = base.finish(served) as? T { return value }
+        }
     }
     // Nothing to check or record (only override scopes alive): no frame, no resolution to describe.
     if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
@@ -206,39 +224,9 @@ func diagnosedResolution<T, Failure: Error>(
         return try body()
     }
     defer { frame.finished.storeRelease(1) }
-    return frame.recordValue(try ResolutionFrame.$current.outcome(binding: frame, body).get())
-}
-
-/// Runs a counted resolution that the hook's one compare sent off the plain path, and leaves its
-/// depth.
-///
-/// - A graph's outermost resolution (`depth` 1) while diagnostics are on: it adds the depth bias for
-///   the graph's duration, so that every resolution nested in it also lands here, and is diagnosed.
-/// - A nested resolution of such a graph: its depth is past the bias; it is diagnosed at its real
-///   depth.
-/// - Otherwise the thread is past ``ResolutionFrame/depthLimit``: a runaway, checked for a cycle.
-/// - Parameter depth: What the hook's increment returned.
-@usableFromInline
-func countedDiagnosedResolution<T, Failure: Error>(
-    _ name: String,
-    of type: any Any.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject?,
-    implementer: (any AnyObject.Type)?,
-    depth: Int,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
-    _ body: () throws(Failure) -> T
-) throws(Failure) -> T {
-    let bias = dk_resolution_depth_bias()
-    let outermost = depth == 1
-    if outermost { dk_resolution_depth_add(bias) }
-    defer {
-        if outermost { dk_resolution_depth_add(-bias) }
-        dk_resolution_depth_leave()
-    }
-    return try diagnosedResolution(
-        name, of: type, lifetime: lifetime, container: container, implementer: implementer,
-        depth: depth > bias ? depth - bias : depth, cycleError: cycleError, body)
+    // `withValue` rethrows; handing it a `throws(Failure)` closure directly has crashed the compiler, so
+    // the body's outcome crosses it as a `Result`.
+    return frame.recordValue(try ResolutionFrame.$current.withValue(frame) { Result(catching: body) }.get())
 }
 
 /// The asynchronous form of ``diagnosedResolution(_:of:lifetime:container:implementer:depth:cycleError:_:)``.
@@ -255,17 +243,18 @@ func diagnosedResolution<T, Failure: Error>(
     cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-    if cycleError == nil, !lifetime.carriesPayload,
-        let container, let overrides = Interception.overrides,
-        let answer = try await overrides.answer(
-            name, of: T.self, container: container, isolation: isolation,
-            next: { () async throws(Failure) -> T in
+    if cycleError == nil, !lifetime.carriesPayload, let container, let overrides = Interception.overrides {
+        var base: InterceptorBase?
+        if let value = overrides.answer(name, of: T.self, container: container, base: &base) { return value }
+        if let base {
+            let served = try await Interception.outcome(overrides: base.overrides, isolation: isolation) {
+                () async throws(Failure) -> T in
                 try await diagnosedResolution(
                     name, of: type, lifetime: lifetime, container: container, implementer: implementer,
                     isolation: isolation, cycleError: cycleError, body)
-            })
-    {
-        return answer
+            }.get()
+            if let value = base.finish(served) as? T { return value }
+        }
     }
     if !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try await body() }
     let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
@@ -278,16 +267,8 @@ func diagnosedResolution<T, Failure: Error>(
 }
 
 extension TaskLocal {
-    /// Runs `body` with `value` bound and returns its outcome, typed error included.
-    ///
-    /// `withValue` rethrows; handing it a `throws(Failure)` closure directly has crashed the
-    /// compiler, so the body's outcome crosses it as a `Result`.
-    func outcome<R, Failure: Error>(binding value: Value, _ body: () throws(Failure) -> R) -> Result<R, Failure> {
-        withValue(value) { Result(catching: body) }
-    }
-
-    /// The asynchronous form of ``outcome(binding:_:)``; inlinable, so that a top-level
-    /// asynchronous resolve binding its graph is specialised in the resolving module.
+    /// Runs `body` with `value` bound and returns its outcome, typed error included; inlinable, so that a
+    /// top-level asynchronous resolve binding its graph is specialised in the resolving module.
     @inlinable
     func outcome<R, Failure: Error>(
         binding value: Value,

@@ -124,6 +124,9 @@ static inline void dk_resolution_depth_add(intptr_t amount) { dk_resolution_dept
 
 static inline intptr_t dk_resolution_depth_get(void) { return dk_resolution_depth; }
 
+// An identifier of the calling thread, unique among live threads: the address of its depth word.
+static inline uintptr_t dk_current_thread(void) { return (uintptr_t)&dk_resolution_depth; }
+
 // The per-graph instances of the outermost synchronous resolution running on this thread (a
 // Swift object retained once), or NULL when no `perGraph {}` ran in it. Ended when that
 // resolution returns.
