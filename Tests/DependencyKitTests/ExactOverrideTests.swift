@@ -347,7 +347,7 @@ final class ReportedProblems: Sendable {
         }
         let container: any ClockworkDependency = ClockworkCore()
         let set = OverrideSet.recording(overrides, for: container).set
-        #expect(set?.entries.withLock { $0.named.values.first?.count } == 10_000)
+        #expect((set as? OverrideSet)?.entries.withLock { $0.named.values.first?.count } == 10_000)
         let hour = OverrideSet.bind(set) { container.resolveHour() }
         #expect(hour == 9_999)
     }

@@ -33,9 +33,19 @@ extension DependencyContainer {
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
-        /// Makes the override's entry for the container: identified at once for a value override, on first
-        /// use for a relative one; `nil` once a malformed override is reported.
-        let entry: @Sendable (Container) -> OverrideSet.Entry?
+        /// Makes the override for the container, in the form asked for: an override set's entry
+        /// (identified at once for a value override, on first use for a relative one), or a value scope's
+        /// value, which only a value override makes; `nil` once a malformed override is reported.
+        /// Takes the container as an object (a `Container`): only an override met for the first time needs
+        /// it typed, so a scope made per request makes no generic metadata for the container's type.
+        let prepare: @Sendable (_ container: AnyObject, _ form: ValueScope.Form) -> ValueScope.Made?
+
+        /// The override set's entry for the container; `nil` once a malformed override is reported.
+        func entry(_ container: Container) -> OverrideSet.Entry? { erased.entry(on: container as AnyObject) }
+
+        /// The override without its container's type, to make a scope with.
+        @usableFromInline
+        var erased: AnyOverride { AnyOverride(prepare: prepare) }
 
         /// Replaces a resolve with a value.
         ///
@@ -56,27 +66,27 @@ extension DependencyContainer {
             _ resolve: @escaping @Sendable (Container) -> T,
             with value: @autoclosure @escaping @Sendable () -> T
         ) -> Self {
-            Self { container in
+            Self { object, form in
                 let value = Placeholder(value: value())
-                let object = container as AnyObject
                 let remembered = RecordedSelections.key(resolve, on: object)
-                if let remembered, let selection = RecordedSelections.selection(for: remembered),
-                    let resolving = object as? any DependencyContainer.Resolving
-                {
+                if let remembered, let selection = RecordedSelections.selection(for: remembered) {
                     let key = OverrideSet.Key(
                         container: ObjectIdentifier(object), type: ObjectIdentifier(T.self), name: selection)
-                    return OverrideSet.Entry(key: key, container: resolving, valueType: T.self, answer: .value(value))
+                    if let made = ValueScope.made(form, key: key, container: object, valueType: T.self, value: value) {
+                        return made
+                    }
                 }
                 guard
                     let selected = OverrideRecording.select(
                         T.self, mode: .value(value), describedAs: "An override with a \(T.self)",
-                        selector: { _ = resolve(container) })
+                        // `object` was made from a `Container`, so the cast always succeeds.
+                        selector: { _ = resolve(object as! Container) })
                 else { return nil }
                 if let remembered, selected.container === object, selected.key.type == ObjectIdentifier(T.self) {
                     RecordedSelections.remember(selected.key.name, for: remembered)
                 }
-                return OverrideSet.Entry(
-                    key: selected.key, container: selected.container, valueType: T.self, answer: .value(value))
+                return ValueScope.made(
+                    form, key: selected.key, container: selected.container, valueType: T.self, value: value)
             }
         }
 
@@ -103,20 +113,22 @@ extension DependencyContainer {
             _ resolve: @escaping @Sendable (Container) -> T,
             _ transform: @escaping @Sendable (T) -> T
         ) -> Self {
-            Self { container in
+            Self { container, form in
+                guard form == .entry else { return .notAValue }
                 let description = "A relative override of a \(T.self)"
-                guard let object = (container as AnyObject) as? any DependencyContainer.Resolving else {
+                guard let object = container as? any DependencyContainer.Resolving else {
                     OverrideProblem.report("\(description) is made for \(Container.self), which is not a container.")
                     return nil
                 }
-                return OverrideSet.Entry(
-                    key: OverrideSet.Key(container: ObjectIdentifier(object), type: ObjectIdentifier(T.self)),
-                    container: object, valueType: T.self,
-                    answer: .relative { base in (base as? T).map(transform) },
-                    selector: {
-                        // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
-                        if let typed = object as? Container { _ = resolve(typed) }
-                    })
+                return .entry(
+                    OverrideSet.Entry(
+                        key: OverrideSet.Key(container: ObjectIdentifier(object), type: ObjectIdentifier(T.self)),
+                        container: object, valueType: T.self,
+                        answer: .relative { base in (base as? T).map(transform) },
+                        selector: {
+                            // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
+                            if let typed = object as? Container { _ = resolve(typed) }
+                        }))
             }
         }
     }
@@ -130,14 +142,13 @@ extension DependencyContainer.Override {
             self = same
             return
         }
-        self.init { container in
-            guard let declared = container as? Declared else {
+        self.init { container, form in
+            guard container is Declared else {
                 OverrideProblem.report(
-                    "An override made for \(Declared.self) was given with a \(type(of: container as Any)), "
-                        + "which is not one.")
+                    "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one.")
                 return nil
             }
-            return other.entry(declared)
+            return other.prepare(container, form)
         }
     }
 }
@@ -212,16 +223,14 @@ extension Injector {
     ///     in effect; see ``DependencyContainer/Override``.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
+    @inlinable
     public func withOverrides<R>(
         _ overrides: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
-        let container = dependencies
-        let scopeSet = OverrideSet.recording(overrides, for: container).set
-        guard let frame = pinningFrame(for: container) else {
-            return try OverrideSet.bind(scopeSet, operation: operation)
-        }
-        return try ScopeFrame.bind(frame) { try OverrideSet.bind(scopeSet, operation: operation) }
+        let container = currentWithObject
+        return try withOverrideScope(
+            overrides.map(\.erased), on: container.object, pinned: container.isInnermost, operation: operation)
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -233,30 +242,79 @@ extension Injector {
     ///   - isolation: The caller's isolation, inherited by `operation`.
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
+    @inlinable
     public func withOverrides<R>(
         _ overrides: DependencyContainer.Override<Container>...,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        let container = dependencies
-        let scopeSet = OverrideSet.recording(overrides, for: container).set
-        guard let frame = pinningFrame(for: container) else {
-            return try await Interception.updating(
-                { $0.overrides = scopeSet }, isolation: isolation, operation: operation)
+        // Bound here, in the caller: a function of DependencyKit's between the caller and `operation` would be
+        // one more asynchronous frame, and executor switch, per request.
+        let container = currentWithObject
+        let scope = OverrideScopeBinding(overrides.map(\.erased), on: container.object, pinned: container.isInnermost)
+        guard let frame = scope.frame else {
+            return try await Interception.currentLocal.withValue(
+                scope.interception, operation: operation, isolation: isolation)
         }
         return try await ScopeFrame.bind(frame, isolation: isolation) {
-            try await Interception.updating({ $0.overrides = scopeSet }, isolation: isolation, operation: operation)
+            try await Interception.currentLocal.withValue(
+                scope.interception, operation: operation, isolation: isolation)
         }
     }
+}
 
-    /// The scope frame that keeps `container` in effect for the overrides' task tree, so that a global
-    /// install during the block cannot take the container their entries answer away from it.
-    /// The frame that keeps `container` in effect for the scope, or `nil` when the current one already does
-    /// (its innermost frame is that container's) or when it is not a ``DependencyContainer``.
-    private func pinningFrame(for container: Container) -> ScopeFrame? {
-        guard let owner = (container as AnyObject) as? DependencyContainer else { return nil }
-        let current = ScopeFrame.current
-        if let current, current.owner === owner { return nil }
-        return ScopeFrame(owner: owner, parent: current)
+// Inlined into the caller, `withOverrides` reads the container and erases the overrides where their types are
+// known; what follows is not generic over them.
+
+/// An override without its container's type (``DependencyContainer/Override``).
+@usableFromInline
+struct AnyOverride: Sendable {
+    let prepare: @Sendable (_ container: AnyObject, _ form: ValueScope.Form) -> ValueScope.Made?
+
+    /// The override set's entry for `container`; `nil` once a malformed override is reported.
+    func entry(on container: AnyObject) -> OverrideSet.Entry? {
+        guard case .entry(let entry) = prepare(container, .entry) else { return nil }
+        return entry
     }
+}
+
+/// Runs `operation` in the override scope `overrides` make on top of the one in effect, with `container` in
+/// effect (`pinned`: already the current task's innermost frame's): ``Injector/withOverrides(_:operation:)-(_,()->R)``.
+@usableFromInline
+func withOverrideScope<R>(
+    _ overrides: [AnyOverride], on container: AnyObject, pinned: Bool, operation: () throws -> R
+) rethrows -> R {
+    let scope = ValueScope.scope(overrides, for: container)
+    guard !pinned, let frame = pinningFrame(for: container) else {
+        return try OverrideSet.bind(scope, operation: operation)
+    }
+    return try ScopeFrame.bind(frame) { try OverrideSet.bind(scope, operation: operation) }
+}
+
+/// What ``Injector/withOverrides(_:isolation:operation:)`` binds: the interceptors with the override scope
+/// `overrides` make on top of the one in effect, and the frame that keeps their container in effect, if one is needed.
+@usableFromInline
+struct OverrideScopeBinding {
+    @usableFromInline
+    let interception: Interception
+    @usableFromInline
+    let frame: ScopeFrame?
+
+    /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
+    @usableFromInline
+    init(_ overrides: [AnyOverride], on container: AnyObject, pinned: Bool) {
+        var interception = Interception.current
+        interception.overrides = ValueScope.scope(overrides, for: container)
+        (self.interception, frame) = (interception, pinned ? nil : pinningFrame(for: container))
+    }
+}
+
+/// The scope frame that keeps `container` in effect for the overrides' task tree, so that a global install
+/// during the block cannot take the container their entries answer away from it; `nil` when the current
+/// one already does (its innermost frame is that container's) or when it is not a ``DependencyContainer``.
+private func pinningFrame(for container: AnyObject) -> ScopeFrame? {
+    guard let owner = container as? DependencyContainer else { return nil }
+    let current = ScopeFrame.current
+    if let current, current.owner === owner { return nil }
+    return ScopeFrame(owner: owner, parent: current)
 }

@@ -62,7 +62,7 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
             init(_ object: AnyObject) { self.object = object }
         }
 
-        init(_ container: Container, _ overrides: OverrideSet?) {
+        init(_ container: Container, _ overrides: (any OverrideScope)?) {
             let object = container as AnyObject
             let serial = (object as? DependencyContainer)?.serialNumber ?? 0
             (self.container, self.overrides) = (serial, overrides?.serialNumber ?? 0)
@@ -90,7 +90,7 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     public var wrappedValue: Value {
         let container = injector.dependencies
         let origin = Origin(
-            container, DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? OverrideSet.current : nil)
+            container, DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? Interception.overrideScope : nil)
         if let kept = box.withLock({ $0.flatMap { $0.origin.isSame(as: origin) ? $0.value : nil } }) { return kept }
         let value = resolve(container)
         return box.withLock { stored in

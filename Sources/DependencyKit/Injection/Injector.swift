@@ -47,6 +47,10 @@ public final class Injector<Container: Sendable>: Sendable {
     final class Box: Sendable {
         @usableFromInline
         let container: Container
+        /// The container as an object, converted once. `nonisolated(unsafe)`: sound because it is
+        /// `container`, which is `Sendable`, held as another type.
+        @usableFromInline
+        nonisolated(unsafe) let object: AnyObject
         #if !PublicAPIOnly
             /// The list of conversions `container` keeps (see ``ContainerConversions``), or `nil` for a
             /// container type that does not derive from ``DependencyContainer``. A plain pointer, so a
@@ -59,8 +63,9 @@ public final class Injector<Container: Sendable>: Sendable {
 
         init(_ container: Container) {
             self.container = container
+            object = container as AnyObject
             #if !PublicAPIOnly
-                conversions = (container as AnyObject as? DependencyContainer)?.sharedInstances.conversions
+                conversions = (object as? DependencyContainer)?.sharedInstances.conversions
             #endif
         }
     }
@@ -188,6 +193,24 @@ public final class Injector<Container: Sendable>: Sendable {
     /// overwritten while it protects a read. The slot names the word rather than the box, so a read
     /// needs no second load to check its box; the price, a box replaced during any read of its
     /// injector waits for the next scan, is a few instructions' worth of reads.
+    /// The container in effect, the same container as an object, without a conversion (a scope's frame and
+    /// the installed box hold both), and whether the current task's innermost frame holds it.
+    @inlinable
+    var currentWithObject: (container: Container, object: AnyObject, isInnermost: Bool) {
+        if _slowPath(liveScopes.loadRelaxed() != 0) {
+            let head = ScopeFrame.borrowedInnermost
+            if let scoped = ScopeFrame.innermost(from: head, serving: Container.self) {
+                let frame = UnsafeRawPointer(scoped.frame.toOpaque())
+                return (scoped.container, scoped.frame._withUnsafeGuaranteedRef { $0.owner }, frame == head)
+            }
+        }
+        if let installed = readingInstalledBox({ ($0.container, $0.object) }) {
+            return (installed.0, installed.1, false)
+        }
+        let made = installDefault()
+        return (made, made as AnyObject, false)
+    }
+
     @inlinable
     package var global: Container {
         @inline(__always) get {

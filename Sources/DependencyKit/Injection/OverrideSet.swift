@@ -32,10 +32,7 @@
 ///   search for the view's ceiling, whatever the number of overrides alive. A relative override's base
 ///   and transform run in the view below its entry, made once per entry, so nested relative overrides
 ///   cost linear in their depth.
-package final class OverrideSet: ResolutionInterceptor {
-    /// The overrides in effect: the task's, else the ones a serial XCTest installed for the process.
-    static var current: OverrideSet? { Interception.overrides as? OverrideSet }
-
+package final class OverrideSet: OverrideScope {
     /// One resolve of one container; with an empty name, every resolve of the type (a bucket).
     struct Key: Hashable, Sendable {
         let container: ObjectIdentifier
@@ -54,7 +51,7 @@ package final class OverrideSet: ResolutionInterceptor {
 
     let entries: Locked<Entries>
     /// This set's serial number: what an `@Inject` holder keeps to know its value came from it.
-    let serialNumber = SerialNumber.next()
+    package let serialNumber = SerialNumber.next()
     /// Per resolve, the sequence at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
     /// Set in the views a relative override's first use computes its base in, one flag per probe on the
@@ -194,36 +191,46 @@ package final class OverrideSet: ResolutionInterceptor {
 
     /// The cached instances this scope owns for `container`, made on first use (the rule above).
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
-        holdings.withLock { holdings in
-            if let made = holdings.tables[ObjectIdentifier(container)] { return made }
-            let made = OwnedInstances(container: container)
-            holdings.tables[ObjectIdentifier(container)] = made
-            return made
-        }
+        holdings.withLock { ValueScope.instances(in: &$0.tables, for: container) }
     }
 
     /// Whether this view has built no cached instance and made no relative answer.
     var ownsNothing: Bool { holdings.withLock { $0.tables.isEmpty && $0.answers.isEmpty } }
 
-    /// Records `overrides` against `container` on top of the overrides in effect, and returns the set
-    /// with the entries the overrides made (a malformed one is reported and left out).
+    /// Records `overrides` against `container` on top of the overrides in effect, and returns the scope
+    /// with the entries the overrides made (a malformed one is reported and left out); with no overrides,
+    /// the scope in effect.
     package static func recording<Container>(
         _ overrides: [DependencyContainer.Override<Container>], for container: Container, whenFreed: Release? = nil
-    ) -> (set: OverrideSet?, entries: [Entry]) {
-        let outer = current
+    ) -> (set: (any ResolutionInterceptor)?, entries: [Entry]) {
+        let outer = Interception.overrides
         guard !overrides.isEmpty else { return (outer, []) }
-        var index = outer?.entries.withLock { $0 } ?? Entries()
-        let recorded = overrides.compactMap { $0.entry(container) }
-        for entry in recorded {
+        let (set, entries) = recording(
+            { overrides.compactMap { $0.entry(container) } }, outer: outer, whenFreed: whenFreed)
+        return (set, entries)
+    }
+
+    /// The set of `recorded` on top of `outer`: an outer set's entries, or an outer value scope's values
+    /// as the first entries, outermost first, made before `recorded` so that each comes earlier in sequence.
+    static func recording(
+        _ recorded: () -> [Entry], outer: (any ResolutionInterceptor)?, whenFreed: Release? = nil
+    ) -> (set: OverrideSet, entries: [Entry]) {
+        let outerSet = outer as? OverrideSet
+        var index = outerSet?.entries.withLock { $0 } ?? Entries()
+        let outerValues = (outer as? ValueScope)?.valueOverrides.reversed().compactMap(\.entry) ?? []
+        let recorded = recorded()
+        for entry in outerValues + recorded {
             let list = entry.key.name.isEmpty ? \Entries.pending : \.named
             index[keyPath: list][entry.key, default: []].append(entry)
         }
         // An outer view's ceilings stay: code inside a relative override's transform keeps its view.
-        return (OverrideSet(entries: Locked(index), ceilings: outer?.ceilings ?? [:], whenFreed: whenFreed), recorded)
+        return (
+            OverrideSet(entries: Locked(index), ceilings: outerSet?.ceilings ?? [:], whenFreed: whenFreed), recorded
+        )
     }
 
     /// Runs `operation` with `set` in effect.
-    static func bind<R>(_ set: OverrideSet?, operation: () throws -> R) rethrows -> R {
+    static func bind<R>(_ set: (any ResolutionInterceptor)?, operation: () throws -> R) rethrows -> R {
         try Interception.updating({ $0.overrides = set }, operation: operation)
     }
 

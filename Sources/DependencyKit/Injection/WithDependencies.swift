@@ -157,12 +157,12 @@ extension DependencyContainer {
     public struct Context: Sendable {
         private let frame: ScopeFrame?
         /// The overrides in effect (``DependencyContainer/Override``), re-entered with the containers.
-        private let overrides: OverrideSet?
+        private let overrides: (any OverrideScope)?
 
         /// Whether the context reads the global container on purpose (``global``).
         private let readsGlobalOnPurpose: Bool
 
-        private init(frame: ScopeFrame?, overrides: OverrideSet?, readsGlobalOnPurpose: Bool = false) {
+        private init(frame: ScopeFrame?, overrides: (any OverrideScope)?, readsGlobalOnPurpose: Bool = false) {
             (self.frame, self.overrides, self.readsGlobalOnPurpose) = (frame, overrides, readsGlobalOnPurpose)
         }
 
@@ -190,7 +190,7 @@ extension DependencyContainer {
         /// overrides in effect.
         /// - Returns: A context to pass to escaping work.
         public static func capture() -> DependencyContainer.Context {
-            DependencyContainer.Context(frame: ScopeFrame.current, overrides: OverrideSet.current)
+            DependencyContainer.Context(frame: ScopeFrame.current, overrides: Interception.overrideScope)
         }
 
         /// Whether any scope was in effect when the context was captured.

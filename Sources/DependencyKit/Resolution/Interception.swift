@@ -18,6 +18,11 @@ package protocol ResolutionInterceptor: AnyObject, Sendable {
     /// asynchronous resolutions alike, which serve a base each in its own form.
     func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T?
 
+    /// Whether ``answer(_:of:container:base:)`` may do anything for this resolution: `false` skips it. Not
+    /// generic, so that a resolution the interceptor leaves alone makes no generic metadata for its type (a
+    /// request's value scope asked by every resolve of the request, answering one).
+    func mayAnswer(_ name: String, of type: ObjectIdentifier, container: ObjectIdentifier) -> Bool
+
     /// The cached instances this interceptor owns for `container`, or `nil` for the container's own.
     func instances(for container: DependencyContainer) -> OwnedInstances?
 
@@ -43,6 +48,8 @@ extension ResolutionInterceptor {
         nil
     }
 
+    package func mayAnswer(_ name: String, of type: ObjectIdentifier, container: ObjectIdentifier) -> Bool { true }
+
     package func instances(for container: DependencyContainer) -> OwnedInstances? { nil }
 
     package func observe(_ resolution: Resolution, parent: Int?, chain: () -> [Diagnostics.Step]) -> Int? { nil }
@@ -53,6 +60,7 @@ extension ResolutionInterceptor {
 /// The interceptors in effect for the current task: the one task-local value behind
 /// ``ResolutionInterceptor``, one slot per plug-in, like a value of settings. Child tasks inherit it;
 /// `Task.detached` and other threads see ``processWide``, which a serial XCTest fills.
+@usableFromInline
 package struct Interception: Sendable {
     /// Answers resolutions and owns cached instances: the override scope in effect, or an override's
     /// recording while its closure runs.
@@ -70,14 +78,36 @@ package struct Interception: Sendable {
     /// The interceptors of the current task.
     @TaskLocal package static var current = Interception()
 
+    /// ``current``'s task-local, for inlinable code that binds it.
+    @usableFromInline
+    static var currentLocal: TaskLocal<Interception> { $current }
+
     /// The override scope in effect: the task's, else the process-wide one while any is alive.
     package static var overrides: (any ResolutionInterceptor)? {
-        if let scoped = current.overrides { return scoped }
+        if let scoped = scopedOverrides { return scoped }
         guard DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) else { return nil }
         return processWide.overrides
     }
 
     /// The test interceptor in effect: the task's, else the process-wide one.
+    /// The task's own override interceptor, read in place: the rest of the bound value is not copied.
+    private static var scopedOverrides: (any ResolutionInterceptor)? {
+        #if PublicAPIOnly
+            return current.overrides
+        #else
+            // Unbound, the task-local's default is in effect, whose slot is empty.
+            let found = boundTaskLocalValue($current, key: currentKey)?.pointee.overrides
+            #if DEBUG
+                RuntimeShortcutCheck.taskLocal(
+                    found: found.map { address(of: $0) }, expected: current.overrides.map { address(of: $0) })
+            #endif
+            return found
+        #endif
+    }
+
+    /// The key ``current`` is stored under (see `taskLocalKey(_:)`).
+    private static let currentKey = taskLocalKey($current)
+
     package static var test: (any ResolutionInterceptor)? {
         current.test ?? processWide.test
     }
@@ -96,6 +126,7 @@ package struct Interception: Sendable {
 
     /// The asynchronous form of ``updating(_:operation:)``; an asynchronous resolution is diagnosed
     /// without a thread's depth, so nothing is diverted.
+    @inline(__always)
     package static func updating<R>(
         _ change: (inout Interception) -> Void,
         isolation: isolated (any Actor)?,
