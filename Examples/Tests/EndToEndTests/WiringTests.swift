@@ -28,6 +28,14 @@ import UsersAPI
                     // Compared as JSON objects: the encoder's key order is not fixed.
                     #expect(try Self.fields(hand) == Self.fields(container))
                 }
+                // Both answer with the request's ID, the client's or a new one: the hand wiring does the
+                // same per-request work as the container's.
+                for server in [viaContainer, byHand] {
+                    let sent = try await RawHTTP.send("GET", "/users/me", to: server, token: token, requestID: "req-7")
+                    #expect(sent.headers["x-request-id"] == "req-7")
+                    let made = try await RawHTTP.send("GET", "/users/me", to: server, token: token)
+                    #expect(made.headers["x-request-id"].map { UUID(uuidString: $0) != nil } == true)
+                }
                 let me = try Self.fields(try await RawHTTP.send("GET", "/users/me", to: byHand, token: token))
                 #expect(me["name"] == "Ada")
                 #expect(me["email"] == "ada@example.com")

@@ -57,6 +57,13 @@ public struct RequestValuesMiddleware<Context: RequestContext>: RouterMiddleware
             clock: dependencies.resolveClock(),
             users: dependencies.resolveUserRepository()
         )
+        return try await signedInUser(of: request, by: authenticator)
+    }
+
+    /// The account the request's bearer token opens, checked by `authenticator`; what the hand-wired
+    /// `GET /users/me` calls with the authenticator it built at start-up.
+    static func signedInUser(of request: Request, by authenticator: SessionAuthenticator) async throws -> UserRecord? {
+        guard request.headers[.authorization] != nil else { return nil }
         do {
             return try await authenticator.user(for: request)
         } catch let error as APIError where error == .notAuthenticated {

@@ -15,15 +15,6 @@ struct UsersController: HasServerDependencies {
         return try JSONResponse.make(UserPayload(record), status: .ok)
     }
 
-    /// `GET /users/me` with the services it is given: the hand wiring's handler (see
-    /// ``UsersRoutes/Wiring``).
-    static func current(_ request: Request, authenticatedBy authenticator: SessionAuthenticator) async throws
-        -> Response
-    {
-        let record = try await authenticator.user(for: request)
-        return try JSONResponse.make(UserPayload(record), status: .ok)
-    }
-
     /// One page of accounts in sign-up order, as a JSON array. `?limit=N` (1 to 100) sets the
     /// page size, `?after=ID` starts after that account; when more follow, a
     /// `Link: </users?after=…&limit=…>; rel="next"` header names the next page.

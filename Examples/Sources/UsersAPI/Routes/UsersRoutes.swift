@@ -1,4 +1,5 @@
 public import Hummingbird
+internal import Logging
 
 /// Installs the Users API on a router.
 ///
@@ -25,9 +26,12 @@ public enum UsersRoutes {
         case container
         /// `GET /users/me` is wired by hand: its token issuer and clock are built once at
         /// start-up from concrete types, the handler holds them, and the route runs outside any
-        /// dependency scope. It shares the container's repository, opened once at start-up,
-        /// because the repository is the server's state: both wirings read the same users. The
-        /// other routes stay on the container, so a client can still sign up and log in.
+        /// dependency scope. Per request it does by hand what the container's wiring does: reads or
+        /// makes the request's ID, finds the signed-in account, makes the request's log, passes both
+        /// down through the services' initializers and answers with the ID in a header. It shares
+        /// the container's repository, opened once at start-up, because the repository is the
+        /// server's state: both wirings read the same users. The other routes stay on the
+        /// container, so a client can still sign up and log in.
         case hand
     }
 
@@ -55,7 +59,16 @@ public enum UsersRoutes {
                 users: container.resolveUserRepository()
             )
             router.get("users/me") { request, _ in
-                try await UsersController.current(request, authenticatedBy: authenticator)
+                // What the middleware and the container do per request, written out: the request's
+                // values passed down through the initializers of the services that need them.
+                let id = RequestValuesMiddleware<Context>.requestID(of: request)
+                let user = try await RequestValuesMiddleware<Context>.signedInUser(of: request, by: authenticator)
+                var log = Logger(label: "users-api")
+                log[metadataKey: "request-id"] = "\(id)"
+                let profile = ProfileService(accounts: AccountService(user: user, log: log))
+                var response = try JSONResponse.make(UserPayload(try profile.current()), status: .ok)
+                response.headers[RequestValuesMiddleware<Context>.requestIDField] = id
+                return response
             }
         }
         // snippet: server-install-middleware
