@@ -106,22 +106,10 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)?,
         _ make: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        var created: Value?
-        defer { finish(with: created) }
-        let result = await AsyncCreation.$cells.withValue(
-            AsyncCreation.cells + [ObjectIdentifier(self)],
-            operation: { () async -> Result<Value, Failure> in
-                do throws(Failure) {
-                    return .success(try await make())
-                } catch {
-                    return .failure(error)
-                }
-            },
-            isolation: isolation
-        )
-        let value = try result.get()
-        created = value
-        return value
+        let made = await AsyncCreation.$cells.outcome(
+            binding: AsyncCreation.cells + [ObjectIdentifier(self)], isolation: isolation, make)
+        finish(with: try? made.get())
+        return try made.get()
     }
 
     /// Suspends until the creation under way ends or, if `cancellable`, the task is cancelled;

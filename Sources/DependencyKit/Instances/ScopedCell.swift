@@ -154,11 +154,13 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     @usableFromInline
     var creation: (any AnyObject & Sendable)?
 
+    /// Makes the cell and registers it with its slot, whose resets then end its generations.
     init(slot: ScopeSlot, table: ScopeTable) {
         words = .allocate(capacity: 1)
         words.initialize(to: 0)
         readers = table.words
         self.slot = slot
+        slot.register(self)
     }
 
     deinit {
