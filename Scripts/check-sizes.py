@@ -19,7 +19,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # A ratchet: the engine's size today, lowered as it shrinks, so that it cannot grow back. The goal is 3,800
 # (issue 45); see Docs/Architecture.md, "Size".
-ENGINE_BUDGET = 4061
+ENGINE_BUDGET = 3999
 TESTING_BUDGET = 700
 FILE_LINES = 400
 

@@ -34,12 +34,6 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         var nextWaiter = 0
     }
 
-    private enum Step {
-        case done(Value)
-        case create
-        case wait(id: Int)
-    }
-
     private let state = Locked(State())
 
     package init() {}
@@ -58,38 +52,34 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         make: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         while true {
-            let step: Step = state.withLock { state in
+            // The stored value; else this caller's waiter id while another creates; else neither: create.
+            let (stored, waiter): (Value?, Int?) = state.withLock { state in
                 switch state.phase {
                 case .ready(let value):
-                    return .done(value)
+                    return (value, nil)
                 case .empty:
                     state.phase = .creating(waiters: [:])
-                    return .create
+                    return (nil, nil)
                 case .creating:
                     state.nextWaiter += 1
-                    return .wait(id: state.nextWaiter)
+                    return (nil, state.nextWaiter)
                 }
             }
-            switch step {
-            case .done(let value):
+            if let stored { return stored }
+            guard let waiter else { return try await create(isolation: isolation, make) }
+            if AsyncCreation.cells.contains(ObjectIdentifier(self)) {
+                fatalError("Dependency cycle: \(describe()) was requested again while it was being created")
+            }
+            // Only a caller whose error type can carry `CancellationError` may stop early; the
+            // others have no way to report it, so they keep waiting.
+            let cancellation = CancellationError() as? Failure
+            switch await wait(waiter, describedBy: describe(), cancellable: cancellation != nil, isolation: isolation) {
+            case .value(let value):
                 return value
-            case .create:
-                return try await create(isolation: isolation, make)
-            case .wait(let id):
-                if AsyncCreation.cells.contains(ObjectIdentifier(self)) {
-                    fatalError("Dependency cycle: \(describe()) was requested again while it was being created")
-                }
-                // Only a caller whose error type can carry `CancellationError` may stop early; the
-                // others have no way to report it, so they keep waiting.
-                let cancellation = CancellationError() as? Failure
-                switch await wait(id, describedBy: describe(), cancellable: cancellation != nil, isolation: isolation) {
-                case .value(let value):
-                    return value
-                case .retry:
-                    continue
-                case .cancelled:
-                    if let cancellation { throw cancellation }
-                }
+            case .retry:
+                continue
+            case .cancelled:
+                if let cancellation { throw cancellation }
             }
         }
     }
@@ -106,22 +96,10 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)?,
         _ make: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        var created: Value?
-        defer { finish(with: created) }
-        let result = await AsyncCreation.$cells.withValue(
-            AsyncCreation.cells + [ObjectIdentifier(self)],
-            operation: { () async -> Result<Value, Failure> in
-                do throws(Failure) {
-                    return .success(try await make())
-                } catch {
-                    return .failure(error)
-                }
-            },
-            isolation: isolation
-        )
-        let value = try result.get()
-        created = value
-        return value
+        let made = await AsyncCreation.$cells.outcome(
+            binding: AsyncCreation.cells + [ObjectIdentifier(self)], isolation: isolation, make)
+        finish(with: try? made.get())
+        return try made.get()
     }
 
     /// Suspends until the creation under way ends or, if `cancellable`, the task is cancelled;

@@ -13,13 +13,13 @@ public import _DependencyKitShims
 /// resolutions start graphs of their own, and the ended frame lets go of its instances.
 ///
 /// A frame that tasks share keeps two words at a heap address of their own, read and written
-/// only with C11 atomics: whether the frame has ended, and the lock that guards its cells, made by
-/// the first `perGraph {}` that needs it. An outermost `async` resolve that asks for no per-graph
-/// instance so pays for no lock.
+/// only with C11 atomics: whether the frame has ended, and its cells behind the module's lock
+/// (``Locked``), made by the first `perGraph {}` that needs them. An outermost `async` resolve that
+/// asks for no per-graph instance so pays for no lock.
 ///
-/// `@unchecked Sendable` is sound here: `cells`, the only mutable state, is read and written in a
-/// shared frame only under its lock, and in a confined frame only on the thread that made it (or
-/// in `deinit`, when no other reference exists); the words are only touched with atomics.
+/// `@unchecked Sendable` is sound here: `cells`, the only mutable state, is only used by a confined
+/// frame, on the thread that made it (or in `deinit`, when no other reference exists); the words are
+/// only touched with atomics.
 @usableFromInline
 package final class GraphFrame: @unchecked Sendable {
     /// The frame bound by the outermost asynchronous resolution of the current task, or ``none``.
@@ -49,14 +49,14 @@ package final class GraphFrame: @unchecked Sendable {
         let cell: any AnyObject & Sendable
     }
 
-    /// This frame's cells.
+    /// A confined frame's cells (a shared frame's are in ``sharedCells``).
     ///
     /// A list, searched from the front: a graph holds a handful of per-graph instances, and
     /// comparing call sites costs less than hashing them.
     private var cells: [Entry] = []
 
-    /// `[ended, lock]` for a frame tasks share (`ended` is `1` once the resolution that bound the
-    /// frame has returned; `lock` is a retained ``FrameLock`` or `0`); `nil` for a confined frame.
+    /// `[ended, cells]` for a frame tasks share (`ended` is `1` once the resolution that bound the
+    /// frame has returned; `cells` is a retained `Locked<[Entry]>` or `0`); `nil` for a confined frame.
     @usableFromInline
     let words: UnsafeMutablePointer<Int>?
 
@@ -74,8 +74,8 @@ package final class GraphFrame: @unchecked Sendable {
 
     deinit {
         guard let words else { return }
-        let lock = dk_atomic_load_acquire(words + 1)
-        if lock != 0 { Self.lock(at: lock).release() }
+        let shared = dk_atomic_load_acquire(words + 1)
+        if shared != 0 { Self.sharedCells(at: shared).release() }
         words.deallocate()
     }
 
@@ -103,12 +103,12 @@ package final class GraphFrame: @unchecked Sendable {
     /// deinits may resolve).
     @usableFromInline
     func end() {
-        guard let words, let lock else { return }
+        guard let words, let sharedCells else { return }
         dk_atomic_store_release(words, 1)
-        lock.mutex.lock()
-        let released = cells
-        cells = []
-        lock.mutex.unlock()
+        let released = sharedCells.withLock { cells in
+            defer { cells = [] }
+            return cells
+        }
         withExtendedLifetime(released) {}
     }
 
@@ -119,35 +119,33 @@ package final class GraphFrame: @unchecked Sendable {
         in container: AnyObject,
         _ makeCell: () -> Cell
     ) -> Cell {
-        let lock = self.lock
-        lock?.mutex.lock()
-        let cell: any AnyObject & Sendable
-        if let existing = cells.first(where: { $0.site.matches(site) && $0.container === container }) {
-            cell = existing.cell
-        } else {
+        func findOrInsert(in cells: inout [Entry]) -> any AnyObject & Sendable {
+            if let existing = cells.first(where: { $0.site.matches(site) && $0.container === container }) {
+                return existing.cell
+            }
             let made = makeCell()
             cells.append(Entry(site: site, container: container, cell: made))
-            cell = made
+            return made
         }
-        lock?.mutex.unlock()
+        let cell = sharedCells?.withLock(findOrInsert) ?? findOrInsert(in: &cells)
         return unsafeDowncast(cell, to: Cell.self)
     }
 
-    /// The lock of a shared frame's cells, made on first use; `nil` for a confined frame.
-    private var lock: FrameLock? {
+    /// A shared frame's cells, behind their lock, made on first use; `nil` for a confined frame.
+    private var sharedCells: Locked<[Entry]>? {
         guard let words else { return nil }
         var existing = dk_atomic_load_acquire(words + 1)
-        if existing != 0 { return Self.lock(at: existing).takeUnretainedValue() }
-        let made = Unmanaged.passRetained(FrameLock())
+        if existing != 0 { return Self.sharedCells(at: existing).takeUnretainedValue() }
+        let made = Unmanaged.passRetained(Locked<[Entry]>([]))
         if dk_atomic_compare_exchange(words + 1, &existing, Int(bitPattern: made.toOpaque())) {
             return made.takeUnretainedValue()
         }
         made.release()
-        return Self.lock(at: existing).takeUnretainedValue()
+        return Self.sharedCells(at: existing).takeUnretainedValue()
     }
 
-    private static func lock(at word: Int) -> Unmanaged<FrameLock> {
-        Unmanaged<FrameLock>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+    private static func sharedCells(at word: Int) -> Unmanaged<Locked<[Entry]>> {
+        Unmanaged<Locked<[Entry]>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
     }
 
     /// The graph of the resolution running in the current task or on this thread, made on first use.
@@ -164,16 +162,6 @@ package final class GraphFrame: @unchecked Sendable {
         let frame = GraphFrame(confined: true)
         dk_graph_record_set(Unmanaged.passRetained(frame).toOpaque())
         return frame
-    }
-}
-
-/// The lock of a ``GraphFrame`` that tasks share: the module's platform mutex, which
-/// ThreadSanitizer understands.
-private final class FrameLock {
-    let mutex = PlatformLock()
-
-    deinit {
-        mutex.destroy()
     }
 }
 

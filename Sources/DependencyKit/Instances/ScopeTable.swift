@@ -119,11 +119,17 @@ package final class ScopeTable: @unchecked Sendable {
         }
     }
 
+    /// The cell for `key`, inserting the one `makeCell` returns if there is none yet; see
+    /// ``SharedInstances/cell(for:_:)``.
+    func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
+        if let found = existingCell(for: key, as: Cell.self) { return found }
+        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
+    }
+
     /// The slot of `scope`, made on first use.
     func slot(for scope: Lifetime) -> ScopeSlot {
         let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
-        if let found = existingCell(for: key, as: ScopeSlot.self) { return found }
-        return unsafeDowncast(insertCell(for: key) { ScopeSlot(scope: scope, table: self) }, to: ScopeSlot.self)
+        return cell(for: key) { ScopeSlot(scope: scope, table: self) }
     }
 
     /// The cell of a scoped call site in `scope`, made on its first resolve: the miss of the lookup in
@@ -133,19 +139,13 @@ package final class ScopeTable: @unchecked Sendable {
         if let found = existingCell(for: key, as: ScopedCell<Value>.self) { return found }
         // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
         let slot = slot(for: scope)
-        let cell = insertCell(for: key) {
-            let made = ScopedCell<Value>(slot: slot, table: self)
-            slot.register(made)
-            return made
-        }
-        return unsafeDowncast(cell, to: ScopedCell<Value>.self)
+        return cell(for: key) { ScopedCell<Value>(slot: slot, table: self) }
     }
 
     /// Inserts the cell `makeCell` returns for `key`, unless one is there already (`makeCell` is engine
     /// code and runs under the table's lock), sweeping ended scopes first when the table has doubled
     /// since the last sweep, and publishes a new table when entries were removed or the newest would
     /// be more than half full.
-    @usableFromInline
     func insertCell(for key: SharedKey, _ makeCell: () -> any AnyObject & Sendable) -> any AnyObject & Sendable {
         let (cell, freed) = published.withLock { published -> (any AnyObject & Sendable, [AnyObject]) in
             if let existing = published.table?.cell(for: key) { return (existing, []) }

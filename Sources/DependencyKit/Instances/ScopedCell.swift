@@ -17,8 +17,9 @@ public import _DependencyKitShims
 package final class ScopeSlot: @unchecked Sendable {
     @usableFromInline
     let mutex = PlatformLock()
-    /// How many times the scope has been reset. Guarded by the mutex.
-    private var current = 0
+    /// How many times the scope has been reset, the current generation's number. Guarded by the mutex.
+    @usableFromInline
+    private(set) var current = 0
     /// Every cell of this scope in this container, in the order they were first resolved. Guarded
     /// by the mutex.
     private var members: [any ScopeMember] = []
@@ -36,10 +37,6 @@ package final class ScopeSlot: @unchecked Sendable {
     deinit {
         mutex.destroy()
     }
-
-    /// The current generation's number; call with the lock held.
-    @usableFromInline
-    var lockedGeneration: Int { current }
 
     /// How many times the scope has been reset.
     var generation: Int {
@@ -154,11 +151,13 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     @usableFromInline
     var creation: (any AnyObject & Sendable)?
 
+    /// Makes the cell and registers it with its slot, whose resets then end its generations.
     init(slot: ScopeSlot, table: ScopeTable) {
         words = .allocate(capacity: 1)
         words.initialize(to: 0)
         readers = table.words
         self.slot = slot
+        slot.register(self)
     }
 
     deinit {
@@ -238,7 +237,7 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
         slot.mutex.lock()
         defer { slot.mutex.unlock() }
         if creation == nil { creation = makeCell() }
-        return (unsafeDowncast(creation.unsafelyUnwrapped, to: Cell.self), slot.lockedGeneration)
+        return (unsafeDowncast(creation.unsafelyUnwrapped, to: Cell.self), slot.current)
     }
 
     /// Hands `value` out from now on, if `cell` still creates this generation's instance.

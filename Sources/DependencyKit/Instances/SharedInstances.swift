@@ -256,6 +256,6 @@ struct WeakReference {
         /// address of the newest block. Kept in the spare word of ``newestTable``, so that a container
         /// costs no allocation for it until it is first converted.
         @inlinable
-        package var conversions: UnsafeMutablePointer<Int> { newestTable.spare }
+        package var conversions: UnsafeMutablePointer<Int> { newestTable.word + 1 }
     }
 #endif

@@ -111,7 +111,14 @@ struct PlatformLock {
             }
         #elseif _runtime(_multithreaded)
             guard let condition else { fatalError("PlatformLock.wait on a lock made without waitable: true") }
-            var deadline = Self.realtimeDeadline(afterMilliseconds: milliseconds)
+            // The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
+            // expects it. A jump of the wall clock only wakes the waiter early or late; callers measure
+            // the wait on the monotonic clock.
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let nanoseconds = Int(deadline.tv_nsec) + (milliseconds % 1_000) * 1_000_000
+            deadline.tv_sec += .init(milliseconds / 1_000 + nanoseconds / 1_000_000_000)
+            deadline.tv_nsec = .init(nanoseconds % 1_000_000_000)
             let result = pthread_cond_timedwait(condition, mutex, &deadline)
             if result != 0 && result != ETIMEDOUT { fatalError("pthread_cond_timedwait failed with \(result)") }
         #else
@@ -138,18 +145,4 @@ struct PlatformLock {
             sched_yield()
         #endif
     }
-
-    #if !os(Windows) && _runtime(_multithreaded)
-        /// The absolute `CLOCK_REALTIME` time `milliseconds` from now, as `pthread_cond_timedwait`
-        /// expects it. A jump of the wall clock only wakes the waiter early or late; callers
-        /// measure the wait on the monotonic clock.
-        private static func realtimeDeadline(afterMilliseconds milliseconds: Int) -> timespec {
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            let nanoseconds = Int(deadline.tv_nsec) + (milliseconds % 1_000) * 1_000_000
-            deadline.tv_sec += .init(milliseconds / 1_000 + nanoseconds / 1_000_000_000)
-            deadline.tv_nsec = .init(nanoseconds % 1_000_000_000)
-            return deadline
-        }
-    #endif
 }

@@ -190,13 +190,6 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
 // scope); `dependencies(as:)` casts on every read.
 
 #if !PublicAPIOnly
-    extension AtomicWord {
-        /// A second word in the same allocation, `0` until written; read and written with the same
-        /// atomics. Only ``SharedInstances`` uses it, for its container's conversions.
-        @inlinable
-        package var spare: UnsafeMutablePointer<Int> { word + 1 }
-    }
-
     /// A container's conversions to the container types it is read as, kept by the container itself so
     /// that each is made once: each injector's container type, for scopes (see
     /// `ScopeFrame.container(as:)`), and an app's refined container protocol, for

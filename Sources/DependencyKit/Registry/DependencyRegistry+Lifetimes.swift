@@ -22,8 +22,9 @@ extension DependencyRegistry {
         lazyInstance make: @autoclosure @escaping @Sendable () throws -> T
     ) {
         let cell = OnceCell<any Sendable>()
-        store(type: type, tag: tag) { _, registration in
-            try cell.value(describedBy: { "the lazy instance registered as \(registration.name)" }) { try make() }
+        let name = Registration.name(String(describing: type), tag: tag.map(Tag.init))
+        store(type: type, tag: tag) { _ in
+            try cell.value(describedBy: { "the lazy instance registered as \(name)" }) { try make() }
         }
     }
 
@@ -46,12 +47,11 @@ extension DependencyRegistry {
         weakInstance make: @autoclosure @escaping @Sendable () throws -> T
     ) {
         let cell = OnceCell<WeakReference>()
-        store(type: type, tag: tag) { _, registration in
-            try cell.value(describedBy: { "the weak instance registered as \(registration.name)" }, read: { $0.object })
-            {
+        let name = Registration.name(String(describing: type), tag: tag.map(Tag.init))
+        store(type: type, tag: tag) { _ in
+            try cell.value(describedBy: { "the weak instance registered as \(name)" }, read: { $0.object }) {
                 let made = try make()
-                let message =
-                    "register(_:weakInstance:) needs a class instance, but the one for \(registration.typeName) is a "
+                let message = "register(_:weakInstance:) needs a class instance, but the one for \(type) is a "
                 return (WeakReference(holding: made, orStop: message), made as AnyObject)
             }
         }

@@ -45,23 +45,17 @@ public final class DependencyRegistry: Sendable {
 
     @usableFromInline
     struct Registration: Sendable {
-        /// Returns the instance, or makes a value, for the requested tag; handed the registration, which
-        /// names it in messages.
-        let produce: @Sendable (Tag?, Registration) throws -> Any
+        /// Returns the instance, or makes a value, for the requested tag.
+        let produce: @Sendable (Tag?) throws -> Any
         /// The registered type as the runtime prints it, computed once at registration.
+        @usableFromInline
         let typeName: String
-        /// This registration's name in diagnostics when resolved under its own tag.
-        let name: String
 
-        init(_ produce: @escaping @Sendable (Tag?, Registration) throws -> Any, type: Any.Type, tag: Tag?) {
-            self.produce = produce
-            typeName = String(describing: type)
-            name = Self.name(typeName, tag: tag)
-        }
-
-        /// Diagnostics tell resolutions apart by name, type and registry; the name carries the
-        /// tag, because a factory registered under one tag may legitimately resolve the same type
-        /// under another (a decorator over the untagged registration).
+        /// The name in diagnostics of a resolution of the type `typeName` with `tag`, served by the tag's
+        /// own registration or the fallback. Diagnostics tell resolutions apart by name, type and registry;
+        /// the name carries the tag, because a factory registered under one tag may legitimately resolve
+        /// the same type under another (a decorator over the untagged registration).
+        @usableFromInline
         static func name(_ typeName: String, tag: Tag?) -> String {
             tag.map { "resolve(\(typeName), tag: \($0))" } ?? "resolve(\(typeName))"
         }
@@ -70,7 +64,7 @@ public final class DependencyRegistry: Sendable {
         @usableFromInline
         func value(for tag: Tag?) throws(Error) -> Any {
             do {
-                return try produce(tag, self)
+                return try produce(tag)
             } catch let error as Error {
                 throw error
             } catch {
@@ -96,7 +90,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         instance: T
     ) {
-        store(type: type, tag: tag) { _, _ in instance }
+        store(type: type, tag: tag) { _ in instance }
     }
 
     /// Registers `factory` for `type`: every resolve calls it for a new value.
@@ -114,7 +108,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         factory: @escaping @Sendable () throws -> T
     ) {
-        store(type: type, tag: tag) { _, _ in try factory() }
+        store(type: type, tag: tag) { _ in try factory() }
     }
 
     /// Registers `factory` for `type`, called with the tag each resolve asked for.
@@ -138,7 +132,7 @@ public final class DependencyRegistry: Sendable {
         tag: (any Hashable & Sendable)? = nil,
         factory: @escaping @Sendable (Tag?) throws -> T
     ) {
-        store(type: type, tag: tag) { tag, _ in try factory(tag) }
+        store(type: type, tag: tag, factory)
     }
 
     /// Removes the registration for `type` under `tag`, if any.
@@ -158,7 +152,7 @@ public final class DependencyRegistry: Sendable {
     ///   - tag: The requested tag, or `nil`.
     /// - Returns: `true` if ``resolve(_:tag:)`` would not throw.
     public func isRegistered<T>(_ type: T.Type, tag: (any Hashable & Sendable)? = nil) -> Bool {
-        lookup(ObjectIdentifier(type), tag: tag.map(Tag.init)) != nil
+        lookup(type, tag: tag.map(Tag.init)) != nil
     }
 
     /// Returns the registered instance, or a new value from the registered factory.
@@ -179,9 +173,9 @@ public final class DependencyRegistry: Sendable {
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, tag: (any Hashable & Sendable)? = nil) throws(Error) -> T {
         let requestedTag = tag.map(Tag.init)
-        let (registration, name) = try registration(for: type, tag: requestedTag)
+        let registration = try registration(for: type, tag: requestedTag)
         return try withResolution(
-            name,
+            Registration.name(registration.typeName, tag: requestedTag),
             of: type,
             lifetime: .registry,
             container: self,
@@ -195,44 +189,30 @@ public final class DependencyRegistry: Sendable {
         }
     }
 
-    /// The registration that serves `type` with `tag`, and the resolution's name in diagnostics.
+    /// The registration that serves `type` with `tag`.
     @usableFromInline
-    func registration(
-        for type: Any.Type,
-        tag: Tag?
-    ) throws(Error) -> (registration: Registration, name: String) {
+    func registration(for type: Any.Type, tag: Tag?) throws(Error) -> Registration {
         // `try? registry.resolve() ?? fallback` asks for `Optional<T>`: serve it from `T`'s registration.
-        guard
-            let (registration, isFallback) = lookup(ObjectIdentifier(type), tag: tag)
-                ?? (type as? any OptionalRegistration.Type).flatMap({
-                    lookup(ObjectIdentifier($0.wrappedType), tag: tag)
-                })
-        else {
-            throw .notRegistered(type: String(describing: type), tag: tag)
-        }
-        return (registration, isFallback ? Registration.name(registration.typeName, tag: tag) : registration.name)
+        let optional = type as? any OptionalRegistration.Type
+        if let found = lookup(type, tag: tag) ?? optional.flatMap({ lookup($0.wrappedType, tag: tag) }) { return found }
+        throw .notRegistered(type: String(describing: type), tag: tag)
     }
 
     /// The registration for `type` under `tag`, else the untagged one (a fallback).
-    private func lookup(_ type: ObjectIdentifier, tag: Tag?) -> (Registration, isFallback: Bool)? {
-        registrations.withLock { registrations in
-            if let tag, let tagged = registrations[Key(type: type, tag: tag)] { return (tagged, false) }
-            return registrations[Key(type: type, tag: nil)].map { ($0, tag != nil) }
+    private func lookup(_ type: Any.Type, tag: Tag?) -> Registration? {
+        let type = ObjectIdentifier(type)
+        return registrations.withLock { registrations in
+            tag.flatMap { registrations[Key(type: type, tag: $0)] } ?? registrations[Key(type: type, tag: nil)]
         }
     }
 
-    func store(
-        type: Any.Type,
-        tag: (any Hashable & Sendable)?,
-        _ make: @escaping @Sendable (Tag?, Registration) throws -> Any
-    ) {
-        let tag = tag.map(Tag.init)
-        let registration = Registration(make, type: type, tag: tag)
+    /// Registers `produce` for `type` under `tag`, replacing the registration there.
+    func store(type: Any.Type, tag: (any Hashable & Sendable)?, _ produce: @escaping @Sendable (Tag?) throws -> Any) {
+        let key = Key(type: ObjectIdentifier(type), tag: tag.map(Tag.init))
+        let registration = Registration(produce: produce, typeName: String(describing: type))
         // The replaced registration is released after unlocking: dropping the last reference to
         // an instance runs its deinit, which is user code.
-        let replaced = registrations.withLock {
-            $0.updateValue(registration, forKey: Key(type: ObjectIdentifier(type), tag: tag))
-        }
+        let replaced = registrations.withLock { $0.updateValue(registration, forKey: key) }
         withExtendedLifetime(replaced) {}
     }
 }
