@@ -33,19 +33,12 @@ extension DependencyContainer {
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
-        /// Makes the override for the container, in the form asked for: an override set's entry
-        /// (identified at once for a value override, on first use for a relative one), or a value scope's
-        /// value, which only a value override makes; `nil` once a malformed override is reported.
+        /// Makes the override for the container: a value override's value, found at once, or what makes a
+        /// relative override's entry, found on first use; `nil` once a malformed override is reported.
         /// Takes the container as an object (a `Container`): only an override met for the first time needs
         /// it typed, so a scope made per request makes no generic metadata for the container's type.
-        let prepare: @Sendable (_ container: AnyObject, _ form: ValueScope.Form) -> ValueScope.Made?
-
-        /// The override set's entry for the container; `nil` once a malformed override is reported.
-        func entry(_ container: Container) -> OverrideSet.Entry? { erased.entry(on: container as AnyObject) }
-
-        /// The override without its container's type, to make a scope with.
         @usableFromInline
-        var erased: AnyOverride { AnyOverride(prepare: prepare) }
+        let prepare: ValueScope.Prepare
 
         /// Replaces a resolve with a value.
         ///
@@ -66,27 +59,23 @@ extension DependencyContainer {
             _ resolve: @escaping @Sendable (Container) -> T,
             with value: @autoclosure @escaping @Sendable () -> T
         ) -> Self {
-            Self { object, form in
+            Self { object in
                 let value = Placeholder(value: value())
                 let remembered = RecordedSelections.key(resolve, on: object)
                 if let remembered, let selection = RecordedSelections.selection(for: remembered) {
                     let key = OverrideSet.Key(
                         container: ObjectIdentifier(object), type: ObjectIdentifier(T.self), name: selection)
-                    if let made = ValueScope.made(form, key: key, container: object, valueType: T.self, value: value) {
-                        return made
-                    }
+                    return .value(.init(key: key, container: object, valueType: T.self, value: value))
                 }
                 guard
+                    // `object` was made from a `Container`, so the cast always succeeds.
                     let selected = OverrideRecording.select(
-                        T.self, mode: .value(value), describedAs: "An override with a \(T.self)",
-                        // `object` was made from a `Container`, so the cast always succeeds.
-                        selector: { _ = resolve(object as! Container) })
+                        T.self, mode: .value(value), selector: { _ = resolve(object as! Container) })
                 else { return nil }
                 if let remembered, selected.container === object, selected.key.type == ObjectIdentifier(T.self) {
                     RecordedSelections.remember(selected.key.name, for: remembered)
                 }
-                return ValueScope.made(
-                    form, key: selected.key, container: selected.container, valueType: T.self, value: value)
+                return .value(.init(key: selected.key, container: selected.container, valueType: T.self, value: value))
             }
         }
 
@@ -113,22 +102,19 @@ extension DependencyContainer {
             _ resolve: @escaping @Sendable (Container) -> T,
             _ transform: @escaping @Sendable (T) -> T
         ) -> Self {
-            Self { container, form in
-                guard form == .entry else { return .notAValue }
-                let description = "A relative override of a \(T.self)"
+            Self { container in
                 guard let object = container as? any DependencyContainer.Resolving else {
-                    OverrideProblem.report("\(description) is made for \(Container.self), which is not a container.")
+                    OverrideProblem.report(
+                        "A relative override of a \(T.self) is made for \(Container.self), which is not a container.")
                     return nil
                 }
-                return .entry(
+                return .relative {
                     OverrideSet.Entry(
                         key: OverrideSet.Key(container: ObjectIdentifier(object), type: ObjectIdentifier(T.self)),
-                        container: object, valueType: T.self,
-                        answer: .relative { base in (base as? T).map(transform) },
-                        selector: {
-                            // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
-                            if let typed = object as? Container { _ = resolve(typed) }
-                        }))
+                        container: object, valueType: T.self, answer: .relative { base in (base as? T).map(transform) },
+                        // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
+                        selector: { if let typed = object as? Container { _ = resolve(typed) } })
+                }
             }
         }
     }
@@ -142,13 +128,13 @@ extension DependencyContainer.Override {
             self = same
             return
         }
-        self.init { container, form in
+        self.init { container in
             guard container is Declared else {
                 OverrideProblem.report(
                     "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one.")
                 return nil
             }
-            return other.prepare(container, form)
+            return other.prepare(container)
         }
     }
 }
@@ -230,7 +216,7 @@ extension Injector {
     ) rethrows -> R {
         let container = currentWithObject
         return try withOverrideScope(
-            overrides.map(\.erased), on: container.object, pinned: container.isInnermost, operation: operation)
+            overrides.map(\.prepare), on: container.object, pinned: container.isInnermost, operation: operation)
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -251,7 +237,7 @@ extension Injector {
         // Bound here, in the caller: a function of DependencyKit's between the caller and `operation` would be
         // one more asynchronous frame, and executor switch, per request.
         let container = currentWithObject
-        let scope = OverrideScopeBinding(overrides.map(\.erased), on: container.object, pinned: container.isInnermost)
+        let scope = OverrideScopeBinding(overrides.map(\.prepare), on: container.object, pinned: container.isInnermost)
         guard let frame = scope.frame else {
             return try await Interception.currentLocal.withValue(
                 scope.interception, operation: operation, isolation: isolation)
@@ -266,23 +252,11 @@ extension Injector {
 // Inlined into the caller, `withOverrides` reads the container and erases the overrides where their types are
 // known; what follows is not generic over them.
 
-/// An override without its container's type (``DependencyContainer/Override``).
-@usableFromInline
-struct AnyOverride: Sendable {
-    let prepare: @Sendable (_ container: AnyObject, _ form: ValueScope.Form) -> ValueScope.Made?
-
-    /// The override set's entry for `container`; `nil` once a malformed override is reported.
-    func entry(on container: AnyObject) -> OverrideSet.Entry? {
-        guard case .entry(let entry) = prepare(container, .entry) else { return nil }
-        return entry
-    }
-}
-
 /// Runs `operation` in the override scope `overrides` make on top of the one in effect, with `container` in
 /// effect (`pinned`: already the current task's innermost frame's): ``Injector/withOverrides(_:operation:)-(_,()->R)``.
 @usableFromInline
 func withOverrideScope<R>(
-    _ overrides: [AnyOverride], on container: AnyObject, pinned: Bool, operation: () throws -> R
+    _ overrides: [ValueScope.Prepare], on container: AnyObject, pinned: Bool, operation: () throws -> R
 ) rethrows -> R {
     let scope = ValueScope.scope(overrides, for: container)
     guard !pinned, let frame = pinningFrame(for: container) else {
@@ -302,7 +276,7 @@ struct OverrideScopeBinding {
 
     /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
     @usableFromInline
-    init(_ overrides: [AnyOverride], on container: AnyObject, pinned: Bool) {
+    init(_ overrides: [ValueScope.Prepare], on container: AnyObject, pinned: Bool) {
         var interception = Interception.current
         interception.overrides = ValueScope.scope(overrides, for: container)
         (self.interception, frame) = (interception, pinned ? nil : pinningFrame(for: container))

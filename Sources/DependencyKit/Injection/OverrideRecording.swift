@@ -36,7 +36,7 @@ final class OverrideRecording: ResolutionInterceptor {
     /// Runs `selector` and returns the resolve it selected, its container and what it was answered with,
     /// or `nil` once the problem is reported.
     static func select(
-        _ type: any Any.Type, mode: Mode, describedAs description: String, selector: () -> Void
+        _ type: any Any.Type, mode: Mode, selector: () -> Void
     ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, answer: Placeholder, isExact: Bool)? {
         let recording = OverrideRecording(type: type, mode: mode)
         DiagnosticsWord.register(.overrideSet)
@@ -50,7 +50,7 @@ final class OverrideRecording: ResolutionInterceptor {
                 container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
             return (key, container, answer, call.isExact)
         }
-        OverrideProblem.report(OverrideMessages.selection(calls, of: type, describedAs: description, mode: mode))
+        OverrideProblem.report(OverrideMessages.selection(calls, of: type, mode: mode))
         return nil
     }
 

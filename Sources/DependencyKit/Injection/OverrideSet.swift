@@ -32,6 +32,7 @@
 ///   search for the view's ceiling, whatever the number of overrides alive. A relative override's base
 ///   and transform run in the view below its entry, made once per entry, so nested relative overrides
 ///   cost linear in their depth.
+@usableFromInline
 package final class OverrideSet: OverrideScope {
     /// One resolve of one container; with an empty name, every resolve of the type (a bucket).
     struct Key: Hashable, Sendable {
@@ -206,7 +207,7 @@ package final class OverrideSet: OverrideScope {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return (outer, []) }
         let (set, entries) = recording(
-            { overrides.compactMap { $0.entry(container) } }, outer: outer, whenFreed: whenFreed)
+            { overrides.compactMap { $0.prepare(container as AnyObject)?.entry } }, outer: outer, whenFreed: whenFreed)
         return (set, entries)
     }
 
@@ -348,8 +349,7 @@ package final class OverrideSet: OverrideScope {
             case .pending:
                 guard let selector = entry.selector,
                     let selected = OverrideRecording.select(
-                        entry.valueType, mode: .base(of: entry, in: self, separately: separately),
-                        describedAs: entry.description, selector: selector)
+                        entry.valueType, mode: .base(of: entry, in: self, separately: separately), selector: selector)
                 else {
                     refuse(entry, problem: nil)
                     continue
