@@ -3,8 +3,10 @@
 /// answered nothing. Each message names what the test wrote and the fix to paste.
 enum OverrideMessages {
     /// Why the calls an override's closure made (`calls`, in order, recorded in `mode`) select no resolve.
-    static func selection(_ calls: [OverrideRecording.Call], of type: Any.Type, mode: OverrideRecording.Mode) -> String {
-        let description = if case .base(let entry, _, _) = mode { entry.description } else { "An override with a \(type)" }
+    static func selection(_ calls: [OverrideRecording.Call], of type: Any.Type, mode: OverrideRecording.Mode) -> String
+    {
+        let description =
+            if case .base(let entry, _, _) = mode { entry.description } else { "An override with a \(type)" }
         if let returned = calls.last, calls.count > 1 {
             // The closure's value is what its last call returned: that is the resolve it meant.
             return """

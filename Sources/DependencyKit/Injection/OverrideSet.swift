@@ -105,7 +105,7 @@ package final class OverrideSet: OverrideScope {
 
     deinit {
         DiagnosticsWord.unregister(.overrideSet)
-        whenFreed?.signal()
+        whenFreed?.end(freed: true)
     }
 
     /// The moment an override scope's set is freed, which a task waits for: how the unused check learns
@@ -118,10 +118,9 @@ package final class OverrideSet: OverrideScope {
 
         package init() {}
 
-        func signal() { end(freed: true) }
-
-        /// Ends the wait: the first call resumes the waiting task, a later one changes nothing.
-        private func end(freed: Bool) {
+        /// Ends the wait, the set freed or not: the first call resumes the waiting task, a later one
+        /// changes nothing.
+        func end(freed: Bool) {
             state.withLock { state -> CheckedContinuation<Bool, Never>? in
                 if freed { state.freed = true }
                 guard !state.over else { return nil }
