@@ -121,8 +121,7 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func fresh<T>(
-        name: String = #function,
-        @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
+        name: String = #function, @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         try withResolution(name, of: T.self, lifetime: .fresh, container: self, implementer: Self.self, make)
     }
@@ -137,19 +136,11 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func fresh<T>(
-        name: String = #function,
-        isolation: isolated (any Actor)? = #isolation,
+        name: String = #function, isolation: isolated (any Actor)? = #isolation,
         @DependencyContainer.ResolveBuilder<T> _ make: () async throws -> T
     ) async rethrows -> T {
         try await withResolution(
-            name,
-            of: T.self,
-            lifetime: .fresh,
-            container: self,
-            implementer: Self.self,
-            isolation: isolation,
-            make
-        )
+            name, of: T.self, lifetime: .fresh, container: self, implementer: Self.self, isolation: isolation, make)
     }
 
     /// Builds a fresh value that reaches the outside world: the network, the disk, the clock,
@@ -171,8 +162,7 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func live<T>(
-        name: String = #function,
-        @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
+        name: String = #function, @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         try withResolution(name, of: T.self, lifetime: .live, container: self, implementer: Self.self, make)
     }
@@ -188,18 +178,10 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func live<T>(
-        name: String = #function,
-        isolation: isolated (any Actor)? = #isolation,
+        name: String = #function, isolation: isolated (any Actor)? = #isolation,
         @DependencyContainer.ResolveBuilder<T> _ make: () async throws -> T
     ) async rethrows -> T {
         try await withResolution(
-            name,
-            of: T.self,
-            lifetime: .live,
-            container: self,
-            implementer: Self.self,
-            isolation: isolation,
-            make
-        )
+            name, of: T.self, lifetime: .live, container: self, implementer: Self.self, isolation: isolation, make)
     }
 }
