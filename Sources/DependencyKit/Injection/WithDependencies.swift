@@ -18,10 +18,7 @@
 ///   - container: The container to serve inside `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
-public func withDependencies<C: DependencyContainer, R>(
-    _ container: C,
-    operation: () throws -> R
-) rethrows -> R {
+public func withDependencies<C: DependencyContainer, R>(_ container: C, operation: () throws -> R) rethrows -> R {
     try ScopeFrame.bind(scopeFrame(binding: container), operation: operation)
 }
 
@@ -36,9 +33,7 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, R>(
-    _ container: C,
-    _ override: DependencyContainer.Override<C>,
-    _ more: DependencyContainer.Override<C>...,
+    _ container: C, _ override: DependencyContainer.Override<C>, _ more: DependencyContainer.Override<C>...,
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container, overriding: [override] + more, operation: operation)
@@ -55,10 +50,8 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, Declared, R>(
-    _ container: C,
-    _ override: DependencyContainer.Override<Declared>,
-    _ more: DependencyContainer.Override<Declared>...,
-    operation: () throws -> R
+    _ container: C, _ override: DependencyContainer.Override<Declared>,
+    _ more: DependencyContainer.Override<Declared>..., operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(
         container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init), operation: operation)
@@ -76,9 +69,7 @@ public func withDependencies<C: DependencyContainer, Declared, R>(
 @inlinable
 @inline(__always)
 public func withDependencies<C: DependencyContainer, R>(
-    _ container: C,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> R
+    _ container: C, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
 ) async rethrows -> R {
     // Only the frame depends on the container, and it is made by a synchronous call: a container
     // held as an existential (`any AppDependency`, as middleware usually holds it) then costs one
@@ -98,11 +89,8 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, R>(
-    _ container: C,
-    _ override: DependencyContainer.Override<C>,
-    _ more: DependencyContainer.Override<C>...,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> R
+    _ container: C, _ override: DependencyContainer.Override<C>, _ more: DependencyContainer.Override<C>...,
+    isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, overriding: [override] + more, isolation: isolation, operation: operation)
 }
@@ -119,10 +107,8 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, Declared, R>(
-    _ container: C,
-    _ override: DependencyContainer.Override<Declared>,
-    _ more: DependencyContainer.Override<Declared>...,
-    isolation: isolated (any Actor)? = #isolation,
+    _ container: C, _ override: DependencyContainer.Override<Declared>,
+    _ more: DependencyContainer.Override<Declared>..., isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(
