@@ -215,11 +215,6 @@ extension Diagnostics {
 
         /// Whether resolutions with this lifetime reach the outside world (`live {}`): the leaves the
         /// test guard watches.
-        package var reachesOutside: Bool {
-            switch self {
-            case .live: true
-            default: false
-            }
-        }
+        package var reachesOutside: Bool { if case .live = self { true } else { false } }
     }
 }
