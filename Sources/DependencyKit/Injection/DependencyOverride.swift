@@ -124,18 +124,17 @@ extension DependencyContainer.Override {
     /// `other`, given with a container of type `Container`: an override value declared once for the
     /// container protocol (`Override<any GreetingDependency>`) and given with a container class.
     package init<Declared>(_ other: DependencyContainer.Override<Declared>) {
-        if let same = other as? Self {
-            self = same
-            return
-        }
-        self.init { container in
-            guard container is Declared else {
-                OverrideProblem.report(
-                    "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one.")
-                return nil
+        self =
+            other as? Self
+            ?? Self { container in
+                guard container is Declared else {
+                    OverrideProblem.report(
+                        "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one."
+                    )
+                    return nil
+                }
+                return other.prepare(container)
             }
-            return other.prepare(container)
-        }
     }
 }
 

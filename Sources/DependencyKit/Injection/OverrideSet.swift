@@ -96,9 +96,8 @@ package final class OverrideSet: OverrideScope {
         entries: Locked<Entries>, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
         holdings: Locked<Holdings> = Locked(Holdings()), whenFreed: Release? = nil, notesMisses: Bool = false
     ) {
-        (self.entries, self.ceilings, self.probes, self.finding, self.holdings, self.whenFreed) = (
-            entries, ceilings, probes, finding, holdings, whenFreed
-        )
+        (self.entries, self.ceilings, self.probes, self.finding) = (entries, ceilings, probes, finding)
+        (self.holdings, self.whenFreed) = (holdings, whenFreed)
         self.notesMisses = notesMisses || whenFreed != nil
         DiagnosticsWord.register(.overrideSet)
     }

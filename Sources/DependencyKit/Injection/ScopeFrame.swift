@@ -107,13 +107,9 @@ package final class ScopeFrame: Sendable {
     }
 
     /// The root: not counted, and never matched.
-    private init() {
-        (owner, parent, outerOfOtherClass, isRoot) = (DependencyContainer(), nil, nil, true)
-    }
+    private init() { (owner, parent, outerOfOtherClass, isRoot) = (DependencyContainer(), nil, nil, true) }
 
-    deinit {
-        if !isRoot { Self.live.add(-1) }
-    }
+    deinit { if !isRoot { Self.live.add(-1) } }
 
     /// Puts `container` in effect for every task of the process, inside every task's own scopes, until
     /// the returned function is called: XCTest's helper, which runs one test at a time.

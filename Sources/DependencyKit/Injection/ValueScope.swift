@@ -86,9 +86,7 @@ package final class ValueScope: OverrideScope {
 
     deinit {
         DiagnosticsWord.unregister(.overrideSet)
-        if let made = UnsafeRawPointer(bitPattern: tables.loadAcquire()) {
-            Unmanaged<OwnedTables>.fromOpaque(made).release()
-        }
+        UnsafeRawPointer(bitPattern: tables.loadAcquire()).map { Unmanaged<OwnedTables>.fromOpaque($0).release() }
     }
 
     /// The instances a value scope owns, per container.
