@@ -104,7 +104,7 @@ extension DependencyContainer {
         ) -> Self {
             Self { container in
                 guard let object = container as? any DependencyContainer.Resolving else {
-                    OverrideProblem.report(
+                    OverrideMessages.report(
                         "A relative override of a \(T.self) is made for \(Container.self), which is not a container.")
                     return nil
                 }
@@ -128,7 +128,7 @@ extension DependencyContainer.Override {
             other as? Self
             ?? Self { container in
                 guard container is Declared else {
-                    OverrideProblem.report(
+                    OverrideMessages.report(
                         "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one."
                     )
                     return nil

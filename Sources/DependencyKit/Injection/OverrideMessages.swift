@@ -2,6 +2,14 @@
 /// (`OverrideSet.swift`, `DependencyOverride.swift`): a malformed override, and an override that
 /// answered nothing. Each message names what the test wrote and the fix to paste.
 enum OverrideMessages {
+    /// Reports a malformed override: a test issue in the guarded test that declared it (the rest of the
+    /// run goes on), else a stop with the message, since no test is there to fail.
+    static func report(_ message: String) {
+        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else {
+            fatalError(message)
+        }
+    }
+
     /// Why the calls an override's closure made (`calls`, in order, recorded in `mode`) select no resolve.
     static func selection(_ calls: [OverrideRecording.Call], of type: Any.Type, mode: OverrideRecording.Mode) -> String
     {

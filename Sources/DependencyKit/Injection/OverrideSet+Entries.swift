@@ -36,10 +36,11 @@ extension OverrideSet {
             state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false, nil))
         }
 
+        var isRelative: Bool { if case .relative = answer { true } else { false } }
+
         /// How messages name the override.
         var description: String {
-            if case .relative = answer { return "A relative override of a \(valueType)" }
-            return "An override with a \(valueType)"
+            isRelative ? "A relative override of a \(valueType)" : "An override with a \(valueType)"
         }
 
         var identity: Identity { state.withLock { $0.identity } }

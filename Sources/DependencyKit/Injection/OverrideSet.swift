@@ -181,10 +181,9 @@ package final class OverrideSet: OverrideScope {
     package func hasRelativeOverride(of name: String, type: any Any.Type, container: ObjectIdentifier) -> Bool {
         let key = Key(container: container, type: ObjectIdentifier(type), name: name)
         // Every view of the scope counts: the base of a relative override is computed in the view below it.
-        let isRelative: (Entry) -> Bool = { if case .relative = $0.answer { true } else { false } }
-        return entries.withLock { index in
-            (index.named[key] ?? []).contains(where: isRelative)
-                || (index.pending[key.bucket] ?? []).contains(where: isRelative)
+        return entries.withLock {
+            ($0.named[key] ?? []).contains(where: \.isRelative)
+                || ($0.pending[key.bucket] ?? []).contains(where: \.isRelative)
         }
     }
 
@@ -266,21 +265,19 @@ package final class OverrideSet: OverrideScope {
             return list[..<low].last { $0.identity != .refused }
         }
         guard let entry else {
-            if notesMisses { noteResolvedElsewhere(key, on: container) }
+            // The overrides of the resolve made for another container do not reach `container`, where the code
+            // resolved it: the unused-override message names it.
+            if notesMisses {
+                let missed = entries.withLock {
+                    $0.named.filter { $0.key.name == key.name && $0.key.type == key.type && $0.key != key }.values
+                        .joined()
+                }
+                for entry in missed { entry.noteResolved(on: container) }
+            }
             return nil
         }
         entry.noteAnswered()
         return entry
-    }
-
-    /// Tells the overrides of `key`'s resolve made for another container that the code resolved it on
-    /// `container`, which they do not reach: the unused-override message names it.
-    private func noteResolvedElsewhere(_ key: Key, on container: AnyObject) {
-        let missed = entries.withLock { entries in
-            entries.named.filter { $0.key.name == key.name && $0.key.type == key.type && $0.key != key }.values
-                .joined()
-        }
-        for entry in missed { entry.noteResolved(on: container) }
     }
 
     /// The entry's answer — its value, or its transform of `base` run in the view `below` it — or `nil`
@@ -362,6 +359,6 @@ package final class OverrideSet: OverrideScope {
     private func refuse(_ entry: Entry, problem: String?) {
         entry.settle(.refused)
         entries.withLock { $0.drop(entry) }
-        if let problem { OverrideProblem.report(problem) }
+        if let problem { OverrideMessages.report(problem) }
     }
 }

@@ -166,10 +166,8 @@ extension Diagnostics {
 
         /// How and where: `fresh, EveningDependency, inherited from CoreGreetingDependency`.
         var details: String {
-            var parts = [lifetime.rawValue]
-            if let container { parts.append(container) }
-            if let implementer { parts.append("inherited from \(implementer)") }
-            return parts.joined(separator: ", ")
+            [lifetime.rawValue, container, implementer.map { "inherited from \($0)" }].compactMap { $0 }
+                .joined(separator: ", ")
         }
     }
 }

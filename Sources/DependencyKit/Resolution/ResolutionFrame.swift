@@ -122,13 +122,8 @@ final class ResolutionFrame: Sendable {
 
     /// The frames at or above `frame` whose resolutions are still in progress, innermost first.
     private static func liveFrames(from frame: ResolutionFrame?) -> [ResolutionFrame] {
-        var frames: [ResolutionFrame] = []
-        var candidate = frame
-        while let current = candidate {
-            if current.finished.loadAcquire() == 0 { frames.append(current) }
-            candidate = current.parent
-        }
-        return frames
+        guard let frame else { return [] }
+        return sequence(first: frame, next: \.parent).filter { $0.finished.loadAcquire() == 0 }
     }
 
     /// The cycle this frame closes, if its resolution is already in progress further up the chain.
