@@ -90,9 +90,7 @@ package final class ValueScope: OverrideScope {
     }
 
     /// The instances a value scope owns, per container.
-    private final class OwnedTables: Sendable {
-        let tables = Locked<[ObjectIdentifier: OwnedInstances]>([:])
-    }
+    private typealias OwnedTables = Locked<[ObjectIdentifier: OwnedInstances]>
 
     /// The override scope `overrides` make for `container` inside the scope in effect: a value scope when
     /// they are all valueOverrides and no override set is in effect, an override set otherwise, the scope in
@@ -158,7 +156,7 @@ package final class ValueScope: OverrideScope {
     }
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
-        ownedTables.tables.withLock { Self.instances(in: &$0, for: container) }
+        ownedTables.withLock { Self.instances(in: &$0, for: container) }
     }
 
     /// The scope's tables, made by the first resolution that needs one; another made at the same time is
@@ -167,7 +165,7 @@ package final class ValueScope: OverrideScope {
         if let made = UnsafeRawPointer(bitPattern: tables.loadAcquire()) {
             return Unmanaged<OwnedTables>.fromOpaque(made).takeUnretainedValue()
         }
-        let made = Unmanaged.passRetained(OwnedTables())
+        let made = Unmanaged.passRetained(OwnedTables([:]))
         var found = 0
         if dk_atomic_compare_exchange(tables.word, &found, Int(bitPattern: made.toOpaque())) {
             return made.takeUnretainedValue()
