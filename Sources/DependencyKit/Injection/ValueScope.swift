@@ -98,12 +98,10 @@ package final class ValueScope: OverrideScope {
     static func scope(_ overrides: [Prepare], for container: AnyObject) -> (any ResolutionInterceptor)? {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return outer }
-        var outerValues: [ValueOverride] = []
-        if let outer {
-            guard let scope = outer as? ValueScope, scope.valueOverrides.count + overrides.count <= valueLimit else {
-                return OverrideSet.recording({ overrides.compactMap { $0(container)?.entry } }, outer: outer).set
-            }
-            outerValues = scope.valueOverrides
+        // An outer value scope's values stay in effect after these; an outer set, or too many values, make a set.
+        let outerValues = outer.map { ($0 as? ValueScope)?.valueOverrides } ?? []
+        guard let outerValues, outerValues.count + overrides.count <= valueLimit else {
+            return OverrideSet.recording({ overrides.compactMap { $0(container)?.entry } }, outer: outer).set
         }
         var valueOverrides: [ValueOverride] = []
         valueOverrides.reserveCapacity(overrides.count + outerValues.count)

@@ -110,9 +110,7 @@ package struct Interception: Sendable {
     private static let currentKey = taskLocalKey($current)
 
     /// The test interceptor in effect: the task's, else the process-wide one.
-    package static var test: (any ResolutionInterceptor)? {
-        current.test ?? processWide.test
-    }
+    package static var test: (any ResolutionInterceptor)? { current.test ?? processWide.test }
 
     /// Runs `operation` with the current interceptors changed by `change`. A binding made inside a
     /// synchronous resolve diverts the rest of that graph down the diagnosed path, where the new
@@ -184,11 +182,8 @@ extension Interception {
     @discardableResult
     package static func updateProcessWide<R>(_ change: (inout Interception) -> R) -> R {
         let (result, oldBox) = processWideWriters.withLock { _ in
-            let old = processWideBox.loadAcquire()
-            var value =
-                UnsafeRawPointer(bitPattern: old).map {
-                    Unmanaged<ProcessWideBox>.fromOpaque($0).takeUnretainedValue().value
-                } ?? Interception()
+            // Writers take turns, so the box read here is the one this writer replaces.
+            var value = processWide
             let result = change(&value)
             let box = Unmanaged.passRetained(ProcessWideBox(value))
             return (result, processWideBox.exchange(Int(bitPattern: box.toOpaque())))
