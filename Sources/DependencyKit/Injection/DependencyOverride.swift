@@ -37,8 +37,7 @@ extension DependencyContainer {
         /// relative override's entry, found on first use; `nil` once a malformed override is reported.
         /// Takes the container as an object (a `Container`): only an override met for the first time needs
         /// it typed, so a scope made per request makes no generic metadata for the container's type.
-        @usableFromInline
-        let prepare: ValueScope.Prepare
+        @usableFromInline let prepare: ValueScope.Prepare
 
         /// Replaces a resolve with a value.
         ///
@@ -261,10 +260,8 @@ func withOverrideScope<R>(
 /// `overrides` make on top of the one in effect, and the frame that keeps their container in effect, if one is needed.
 @usableFromInline
 struct OverrideScopeBinding {
-    @usableFromInline
-    let interception: Interception
-    @usableFromInline
-    let frame: ScopeFrame?
+    @usableFromInline let interception: Interception
+    @usableFromInline let frame: ScopeFrame?
 
     /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
     @usableFromInline
