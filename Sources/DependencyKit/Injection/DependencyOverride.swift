@@ -173,8 +173,7 @@ package func withDependencies<C: DependencyContainer, R>(
         guard let reportUnused, let whenFreed else { return result }
         // The scope's own reference goes first, so the set is freed when the last task holding it ends.
         set = nil
-        let leaked =
-            if entries.contains(where: { !$0.hasAnswered }) { await !whenFreed.wait(atMost: limit) } else { false }
+        let leaked = entries.contains(where: { !$0.hasAnswered }) ? await !whenFreed.wait(atMost: limit) : false
         let leakNote =
             leaked
             ? " A task the test started still held its scope \(limit / 1_000_000) ms after the test returned, and "

@@ -78,7 +78,7 @@ final class OverrideRecording: ResolutionInterceptor {
                     container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
                 entry.settle(.resolve(name))
                 set.entries.withLock { $0.file(entry, under: key) }
-                let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
+                let probe = set.view(below: entry.order, for: key, probing: true, separately: separately)
                 base = InterceptorBase(overrides: probe) { served in
                     // A separate probe's base is served only when it holds none of the probe's instances.
                     record(

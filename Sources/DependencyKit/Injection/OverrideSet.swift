@@ -53,7 +53,7 @@ package final class OverrideSet: OverrideScope {
     let entries: Locked<Entries>
     /// This set's serial number: what an `@Inject` holder keeps to know its value came from it.
     package let serialNumber = SerialNumber.next()
-    /// Per resolve, the sequence at and above which entries are not in effect in this view.
+    /// Per resolve, the order at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
     /// Set in the views a relative override's first use computes its base in, one flag per probe on the
     /// chain, innermost last; `true` once a relative override still waiting was met there that could not
@@ -154,11 +154,11 @@ package final class OverrideSet: OverrideScope {
         }
     }
 
-    /// This set with `key` answered only by entries declared before `sequence`, owning what this set
+    /// This set with `key` answered only by entries declared before `order`, owning what this set
     /// owns. A probe view is made anew, finding `key`'s bucket; one made separately owns instances of its own.
-    func view(below sequence: Int, for key: Key, probing: Bool = false, separately: Bool = false) -> OverrideSet {
+    func view(below order: Int, for key: Key, probing: Bool = false, separately: Bool = false) -> OverrideSet {
         var ceilings = self.ceilings
-        ceilings[key] = min(sequence, ceilings[key] ?? .max)
+        ceilings[key] = min(order, ceilings[key] ?? .max)
         if probing {
             return OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes + [Locked(false)],
@@ -167,11 +167,11 @@ package final class OverrideSet: OverrideScope {
         }
         return views.withLock { views in
             // Found, a view is returned as is: a dictionary write on every answer costs 10 %.
-            if let made = views[key]?[sequence] { return made }
+            if let made = views[key]?[order] { return made }
             let made = OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes, finding: finding, holdings: holdings,
                 notesMisses: notesMisses)
-            views[key, default: [:]][sequence] = made
+            views[key, default: [:]][order] = made
             return made
         }
     }
@@ -208,7 +208,7 @@ package final class OverrideSet: OverrideScope {
     }
 
     /// The set of `recorded` on top of `outer`: an outer set's entries, or an outer value scope's values
-    /// as the first entries, outermost first, made before `recorded` so that each comes earlier in sequence.
+    /// as the first entries, outermost first, made before `recorded` so that each comes earlier in order.
     static func recording(
         _ recorded: () -> [Entry], outer: (any ResolutionInterceptor)?, whenFreed: Release? = nil
     ) -> (set: OverrideSet, entries: [Entry]) {
@@ -241,7 +241,7 @@ package final class OverrideSet: OverrideScope {
         let found = identifyPending(answering: key)
         guard let entry = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
-        let below = view(below: entry.sequence, for: key)
+        let below = view(below: entry.order, for: key)
         if found?.entry === entry, let exact = found?.base.value as? T {
             return finish(entry, key, container, base: exact, in: below)
         }
@@ -259,7 +259,7 @@ package final class OverrideSet: OverrideScope {
             var (low, high) = (0, list.count)
             while low < high {
                 let middle = (low + high) / 2
-                if list[middle].sequence < ceiling { low = middle + 1 } else { high = middle }
+                if list[middle].order < ceiling { low = middle + 1 } else { high = middle }
             }
             return list[..<low].last { $0.identity != .refused }
         }

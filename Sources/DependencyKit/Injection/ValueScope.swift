@@ -40,7 +40,7 @@ package final class ValueScope: OverrideScope {
     enum Made: Sendable {
         case value(ValueOverride)
         /// Makes a relative override's entry: only an override set holds one, and an entry made later
-        /// comes later in sequence.
+        /// comes later in order.
         case relative(@Sendable () -> OverrideSet.Entry)
 
         /// The override as an override set's entry.
