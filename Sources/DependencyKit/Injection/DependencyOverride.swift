@@ -37,7 +37,10 @@ extension DependencyContainer {
         /// relative override's entry, found on first use; `nil` once a malformed override is reported.
         /// Takes the container as an object (a `Container`): only an override met for the first time needs
         /// it typed, so a scope made per request makes no generic metadata for the container's type.
-        @usableFromInline let prepare: ValueScope.Prepare
+        let prepare: ValueScope.Prepare
+
+        /// The override without its container's type, to make a scope with.
+        @usableFromInline var erased: AnyOverride { AnyOverride(prepare: prepare) }
 
         /// Replaces a resolve with a value.
         ///
@@ -207,7 +210,7 @@ extension Injector {
     {
         let container = currentWithObject
         return try withOverrideScope(
-            overrides.map(\.prepare), on: container.object, pinned: container.isInnermost, operation: operation)
+            overrides.map(\.erased), on: container.object, pinned: container.isInnermost, operation: operation)
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -227,7 +230,7 @@ extension Injector {
         // Bound here, in the caller: a function of DependencyKit's between the caller and `operation` would be
         // one more asynchronous frame, and executor switch, per request.
         let container = currentWithObject
-        let scope = OverrideScopeBinding(overrides.map(\.prepare), on: container.object, pinned: container.isInnermost)
+        let scope = OverrideScopeBinding(overrides.map(\.erased), on: container.object, pinned: container.isInnermost)
         guard let frame = scope.frame else {
             return try await Interception.currentLocal.withValue(
                 scope.interception, operation: operation, isolation: isolation)
@@ -242,11 +245,17 @@ extension Injector {
 // Inlined into the caller, `withOverrides` reads the container and erases the overrides where their types are
 // known; what follows is not generic over them.
 
+/// An override without its container's type (``DependencyContainer/Override``): what inlined code hands on.
+@usableFromInline
+struct AnyOverride: Sendable {
+    let prepare: ValueScope.Prepare
+}
+
 /// Runs `operation` in the override scope `overrides` make on top of the one in effect, with `container` in
 /// effect (`pinned`: already the current task's innermost frame's): ``Injector/withOverrides(_:operation:)-(_,()->R)``.
 @usableFromInline
 func withOverrideScope<R>(
-    _ overrides: [ValueScope.Prepare], on container: AnyObject, pinned: Bool, operation: () throws -> R
+    _ overrides: [AnyOverride], on container: AnyObject, pinned: Bool, operation: () throws -> R
 ) rethrows -> R {
     let scope = ValueScope.scope(overrides, for: container)
     guard !pinned, let frame = pinningFrame(for: container) else {
@@ -264,7 +273,7 @@ struct OverrideScopeBinding {
 
     /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
     @usableFromInline
-    init(_ overrides: [ValueScope.Prepare], on container: AnyObject, pinned: Bool) {
+    init(_ overrides: [AnyOverride], on container: AnyObject, pinned: Bool) {
         var interception = Interception.current
         interception.overrides = ValueScope.scope(overrides, for: container)
         (self.interception, frame) = (interception, pinned ? nil : pinningFrame(for: container))

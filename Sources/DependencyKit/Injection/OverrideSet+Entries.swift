@@ -2,7 +2,6 @@
 
 extension OverrideSet {
     /// One override: which resolve of which container it answers, and how.
-    @usableFromInline
     package final class Entry: Sendable {
         enum Answer: Sendable {
             case value(Placeholder)

@@ -32,7 +32,6 @@
 ///   search for the view's ceiling, whatever the number of overrides alive. A relative override's base
 ///   and transform run in the view below its entry, made once per entry, so nested relative overrides
 ///   cost linear in their depth.
-@usableFromInline
 package final class OverrideSet: OverrideScope {
     /// One resolve of one container; with an empty name, every resolve of the type (a bucket).
     struct Key: Hashable, Sendable {

@@ -29,14 +29,11 @@ extension Interception {
 /// - A relative override among them, an override set around them, or a test's scope (which reports
 ///   overrides nothing used) gives an ``OverrideSet``; an override set made inside a value scope takes
 ///   the value scope's valueOverrides as its outermost entries, so precedence is the same as between two sets.
-@usableFromInline
 package final class ValueScope: OverrideScope {
     /// Makes an override for a container, given as an object (``DependencyContainer/Override``).
-    @usableFromInline
     typealias Prepare = @Sendable (_ container: AnyObject) -> Made?
 
     /// An override made for a container.
-    @usableFromInline
     enum Made: Sendable {
         case value(ValueOverride)
         /// Makes a relative override's entry: only an override set holds one, and an entry made later
@@ -53,7 +50,6 @@ package final class ValueScope: OverrideScope {
     }
 
     /// One value override: the resolve it answers (its container, type and name) and its value.
-    @usableFromInline
     struct ValueOverride: @unchecked Sendable {
         let key: OverrideSet.Key
         /// The container the override was made for (a `DependencyContainer.Resolving`).
@@ -95,18 +91,18 @@ package final class ValueScope: OverrideScope {
     /// The override scope `overrides` make for `container` inside the scope in effect: a value scope when
     /// they are all valueOverrides and no override set is in effect, an override set otherwise, the scope in
     /// effect when there are none.
-    static func scope(_ overrides: [Prepare], for container: AnyObject) -> (any ResolutionInterceptor)? {
+    static func scope(_ overrides: [AnyOverride], for container: AnyObject) -> (any ResolutionInterceptor)? {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return outer }
         // An outer value scope's values stay in effect after these; an outer set, or too many values, make a set.
         let outerValues = outer.map { ($0 as? ValueScope)?.valueOverrides } ?? []
         guard let outerValues, outerValues.count + overrides.count <= valueLimit else {
-            return OverrideSet.recording({ overrides.compactMap { $0(container)?.entry } }, outer: outer).set
+            return OverrideSet.recording({ overrides.compactMap { $0.prepare(container)?.entry } }, outer: outer).set
         }
         var valueOverrides: [ValueOverride] = []
         valueOverrides.reserveCapacity(overrides.count + outerValues.count)
         for index in overrides.indices {
-            switch overrides[index](container) {
+            switch overrides[index].prepare(container) {
             case .value(let value): valueOverrides.append(value)
             case nil: continue  // malformed, and reported
             case .relative:
@@ -114,7 +110,8 @@ package final class ValueScope: OverrideScope {
                 // same resolve still wins over them, as it would in a set made at once.
                 let made = valueOverrides
                 return OverrideSet.recording(
-                    { made.compactMap(\.entry) + overrides[index...].compactMap { $0(container)?.entry } }, outer: outer
+                    { made.compactMap(\.entry) + overrides[index...].compactMap { $0.prepare(container)?.entry } },
+                    outer: outer
                 ).set
             }
         }
