@@ -145,8 +145,10 @@ extension DependencyContainer.Override {
 /// for each override nothing resolved while `operation` ran, when it returns: the test helpers' check
 /// that a test still exercises what it fakes.
 package func withDependencies<C: DependencyContainer, R>(
-    _ container: C, overriding overrides: [DependencyContainer.Override<C>],
-    reportingUnused reportUnused: ((String) -> Void)? = nil, operation: () throws -> R
+    _ container: C,
+    overriding overrides: [DependencyContainer.Override<C>],
+    reportingUnused reportUnused: ((String) -> Void)? = nil,
+    operation: () throws -> R
 ) rethrows -> R {
     try ScopeFrame.bind(scopeFrame(binding: container)) {
         let (set, entries) = OverrideSet.recording(overrides, for: container)
@@ -165,9 +167,12 @@ package func withDependencies<C: DependencyContainer, R>(
 /// saying so.
 @usableFromInline
 package func withDependencies<C: DependencyContainer, R>(
-    _ container: C, overriding overrides: [DependencyContainer.Override<C>],
-    reportingUnused reportUnused: ((String) -> Void)? = nil, waitingAtMost limit: UInt64 = 2_000_000_000,
-    isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+    _ container: C,
+    overriding overrides: [DependencyContainer.Override<C>],
+    reportingUnused reportUnused: ((String) -> Void)? = nil,
+    waitingAtMost limit: UInt64 = 2_000_000_000,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
 ) async rethrows -> R {
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
         let whenFreed = reportUnused == nil ? nil : OverrideSet.Release()
@@ -205,9 +210,10 @@ extension Injector {
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
     @inlinable
-    public func withOverrides<R>(_ overrides: DependencyContainer.Override<Container>..., operation: () throws -> R)
-        rethrows -> R
-    {
+    public func withOverrides<R>(
+        _ overrides: DependencyContainer.Override<Container>...,
+        operation: () throws -> R
+    ) rethrows -> R {
         let container = currentWithObject
         return try withOverrideScope(
             overrides.map(\.erased), on: container.object, pinned: container.isInnermost, operation: operation)
@@ -224,7 +230,8 @@ extension Injector {
     /// - Returns: What `operation` returns.
     @inlinable
     public func withOverrides<R>(
-        _ overrides: DependencyContainer.Override<Container>..., isolation: isolated (any Actor)? = #isolation,
+        _ overrides: DependencyContainer.Override<Container>...,
+        isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
         // Bound here, in the caller: a function of DependencyKit's between the caller and `operation` would be

@@ -18,7 +18,10 @@
 ///   - container: The container to serve inside `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
-public func withDependencies<C: DependencyContainer, R>(_ container: C, operation: () throws -> R) rethrows -> R {
+public func withDependencies<C: DependencyContainer, R>(
+    _ container: C,
+    operation: () throws -> R
+) rethrows -> R {
     try ScopeFrame.bind(scopeFrame(binding: container), operation: operation)
 }
 
@@ -33,7 +36,9 @@ public func withDependencies<C: DependencyContainer, R>(_ container: C, operatio
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, R>(
-    _ container: C, _ override: DependencyContainer.Override<C>, _ more: DependencyContainer.Override<C>...,
+    _ container: C,
+    _ override: DependencyContainer.Override<C>,
+    _ more: DependencyContainer.Override<C>...,
     operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(container, overriding: [override] + more, operation: operation)
@@ -50,8 +55,10 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, Declared, R>(
-    _ container: C, _ override: DependencyContainer.Override<Declared>,
-    _ more: DependencyContainer.Override<Declared>..., operation: () throws -> R
+    _ container: C,
+    _ override: DependencyContainer.Override<Declared>,
+    _ more: DependencyContainer.Override<Declared>...,
+    operation: () throws -> R
 ) rethrows -> R {
     try withDependencies(
         container, overriding: ([override] + more).map(DependencyContainer.Override<C>.init), operation: operation)
@@ -68,7 +75,9 @@ public func withDependencies<C: DependencyContainer, Declared, R>(
 /// - Returns: What `operation` returns.
 @inlinable @inline(__always)
 public func withDependencies<C: DependencyContainer, R>(
-    _ container: C, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+    _ container: C,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
 ) async rethrows -> R {
     // Only the frame depends on the container, and it is made by a synchronous call: a container
     // held as an existential (`any AppDependency`, as middleware usually holds it) then costs one
@@ -88,8 +97,11 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, R>(
-    _ container: C, _ override: DependencyContainer.Override<C>, _ more: DependencyContainer.Override<C>...,
-    isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+    _ container: C,
+    _ override: DependencyContainer.Override<C>,
+    _ more: DependencyContainer.Override<C>...,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(container, overriding: [override] + more, isolation: isolation, operation: operation)
 }
@@ -106,8 +118,10 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withDependencies<C: DependencyContainer, Declared, R>(
-    _ container: C, _ override: DependencyContainer.Override<Declared>,
-    _ more: DependencyContainer.Override<Declared>..., isolation: isolated (any Actor)? = #isolation,
+    _ container: C,
+    _ override: DependencyContainer.Override<Declared>,
+    _ more: DependencyContainer.Override<Declared>...,
+    isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
     try await withDependencies(
