@@ -120,7 +120,8 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func fresh<T>(
-        name: String = #function, @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
+        name: String = #function,
+        @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         try withResolution(name, of: T.self, lifetime: .fresh, container: self, implementer: Self.self, make)
     }
@@ -135,11 +136,19 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func fresh<T>(
-        name: String = #function, isolation: isolated (any Actor)? = #isolation,
+        name: String = #function,
+        isolation: isolated (any Actor)? = #isolation,
         @DependencyContainer.ResolveBuilder<T> _ make: () async throws -> T
     ) async rethrows -> T {
         try await withResolution(
-            name, of: T.self, lifetime: .fresh, container: self, implementer: Self.self, isolation: isolation, make)
+            name,
+            of: T.self,
+            lifetime: .fresh,
+            container: self,
+            implementer: Self.self,
+            isolation: isolation,
+            make
+        )
     }
 
     /// Builds a fresh value that reaches the outside world: the network, the disk, the clock,
@@ -161,7 +170,8 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func live<T>(
-        name: String = #function, @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
+        name: String = #function,
+        @DependencyContainer.ResolveBuilder<T> _ make: () throws -> T
     ) rethrows -> T {
         try withResolution(name, of: T.self, lifetime: .live, container: self, implementer: Self.self, make)
     }
@@ -177,10 +187,18 @@ extension DependencyContainer.Resolving {
     /// - Returns: What `make` returns.
     @inlinable
     public func live<T>(
-        name: String = #function, isolation: isolated (any Actor)? = #isolation,
+        name: String = #function,
+        isolation: isolated (any Actor)? = #isolation,
         @DependencyContainer.ResolveBuilder<T> _ make: () async throws -> T
     ) async rethrows -> T {
         try await withResolution(
-            name, of: T.self, lifetime: .live, container: self, implementer: Self.self, isolation: isolation, make)
+            name,
+            of: T.self,
+            lifetime: .live,
+            container: self,
+            implementer: Self.self,
+            isolation: isolation,
+            make
+        )
     }
 }

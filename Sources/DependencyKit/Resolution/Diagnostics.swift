@@ -149,9 +149,16 @@ extension Diagnostics {
         ///   - implementer: The class whose code built the value; `nil`, or the same as `container`,
         ///     when the container's own class implements the resolve.
         package init(
-            name: String, requestedType: String, lifetime: Lifetime, container: String?, implementer: String? = nil
+            name: String,
+            requestedType: String,
+            lifetime: Lifetime,
+            container: String?,
+            implementer: String? = nil
         ) {
-            (self.name, self.requestedType, self.lifetime, self.container) = (name, requestedType, lifetime, container)
+            self.name = name
+            self.requestedType = requestedType
+            self.lifetime = lifetime
+            self.container = container
             self.implementer = implementer == container ? nil : implementer
         }
 

@@ -132,7 +132,9 @@ package struct Interception: Sendable {
     /// without a thread's depth, so nothing is diverted.
     @inline(__always)
     package static func updating<R>(
-        _ change: (inout Interception) -> Void, isolation: isolated (any Actor)?, operation: () async throws -> R
+        _ change: (inout Interception) -> Void,
+        isolation: isolated (any Actor)?,
+        operation: () async throws -> R
     ) async rethrows -> R {
         var value = current
         change(&value)
@@ -141,16 +143,19 @@ package struct Interception: Sendable {
 
     /// Runs `body` with the current interceptors changed by `change` and returns its outcome, typed
     /// error included.
-    static func outcome<R, Failure: Error>(_ change: (inout Interception) -> Void, _ body: () throws(Failure) -> R)
-        -> Result<R, Failure>
-    {
+    static func outcome<R, Failure: Error>(
+        _ change: (inout Interception) -> Void,
+        _ body: () throws(Failure) -> R
+    ) -> Result<R, Failure> {
         updating(change) { Result(catching: body) }
     }
 
     /// Runs the asynchronous `body` with `overrides` in the override slot and returns its outcome, typed
     /// error included.
     static func outcome<R, Failure: Error>(
-        overrides: (any ResolutionInterceptor)?, isolation: isolated (any Actor)?, _ body: () async throws(Failure) -> R
+        overrides: (any ResolutionInterceptor)?,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(Failure) -> R
     ) async -> Result<R, Failure> {
         var value = current
         value.overrides = overrides

@@ -53,8 +53,12 @@ public import _DependencyKitShims
 ///   in progress in the current task; otherwise whatever `body` throws.
 @inline(__always) @inlinable
 package func withResolution<T, Failure: Error>(
-    _ name: @autoclosure () -> String, of type: T.Type, lifetime: Diagnostics.Lifetime, container: AnyObject? = nil,
-    implementer: (any AnyObject.Type)? = nil, cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
+    _ name: @autoclosure () -> String,
+    of type: T.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject? = nil,
+    implementer: (any AnyObject.Type)? = nil,
+    cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     // Resolutions that carry payloads are not counted: recursion through factories ends with its
@@ -92,7 +96,10 @@ package func withResolution<T, Failure: Error>(
 /// costs what it cost before override scopes owned their cached instances (see `OwnedInstances`).
 @inline(__always) @inlinable
 package func withCachedResolution<T, Failure: Error>(
-    _ name: @autoclosure () -> String, of type: T.Type, lifetime: Diagnostics.Lifetime, container: AnyObject,
+    _ name: @autoclosure () -> String,
+    of type: T.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject,
     _ body: (_ diagnosed: Bool) throws(Failure) -> T
 ) throws(Failure) -> T {
     let depth = dk_resolution_depth_enter()
@@ -116,9 +123,14 @@ package func storedResolutionDepthOnThisThread() -> Int { dk_resolution_depth_ge
 /// The asynchronous form of ``withResolution(_:of:lifetime:container:implementer:cycleError:_:)``.
 @inlinable
 package func withResolution<T, Failure: Error>(
-    _ name: @autoclosure () -> String, of type: T.Type, lifetime: Diagnostics.Lifetime, container: AnyObject? = nil,
-    implementer: (any AnyObject.Type)? = nil, isolation: isolated (any Actor)? = #isolation,
-    cycleError: ((Diagnostics.CycleError) -> Failure)? = nil, _ body: () async throws(Failure) -> T
+    _ name: @autoclosure () -> String,
+    of type: T.Type,
+    lifetime: Diagnostics.Lifetime,
+    container: AnyObject? = nil,
+    implementer: (any AnyObject.Type)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    cycleError: ((Diagnostics.CycleError) -> Failure)? = nil,
+    _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
     // An outermost asynchronous resolution is a graph of its own (see `perGraph {}`).
     if _slowPath(!GraphFrame.isBound) {
@@ -153,14 +165,23 @@ package struct Resolution: Sendable {
     package let implementerType: (any AnyObject.Type)?
 
     init(
-        _ name: String, of type: any Any.Type, lifetime: Diagnostics.Lifetime, container: AnyObject?,
+        _ name: String,
+        of type: any Any.Type,
+        lifetime: Diagnostics.Lifetime,
+        container: AnyObject?,
         implementer: (any AnyObject.Type)?
     ) {
-        (self.name, requestedType, self.lifetime, implementerType) = (name, type, lifetime, implementer)
-        (containerID, containerType) = (container.map(ObjectIdentifier.init), container.map { Swift.type(of: $0) })
-        servedByAnInstalledGlobal =
-            DiagnosticsWord.hasTestContexts(DiagnosticsWord.load())
-            && (container as? DependencyContainer)?.sharedInstances.wasInstalledAsGlobal == true
+        self.name = name
+        self.requestedType = type
+        self.lifetime = lifetime
+        self.containerID = container.map(ObjectIdentifier.init)
+        self.containerType = container.map { Swift.type(of: $0) }
+        if DiagnosticsWord.hasTestContexts(DiagnosticsWord.load()), let container = container as? DependencyContainer {
+            servedByAnInstalledGlobal = container.sharedInstances.wasInstalledAsGlobal
+        } else {
+            servedByAnInstalledGlobal = false
+        }
+        self.implementerType = implementer
     }
 
     /// Whether `other` is the same resolution: same name, requested type and container.
@@ -172,9 +193,12 @@ package struct Resolution: Sendable {
     /// The resolution named, for messages and graphs.
     package var step: Diagnostics.Step {
         Diagnostics.Step(
-            name: name, requestedType: String(describing: requestedType), lifetime: lifetime,
+            name: name,
+            requestedType: String(describing: requestedType),
+            lifetime: lifetime,
             container: containerType.map { String(describing: $0) },
-            implementer: implementerType.map { String(describing: $0) })
+            implementer: implementerType.map { String(describing: $0) }
+        )
     }
 }
 

@@ -65,7 +65,10 @@ final class ResolutionFrame: Sendable {
         if !resolution.lifetime.carriesPayload, let liveParent, liveParent.resolution.isSame(as: resolution) {
             reentry = liveParent.reentry + 1
         }
-        (self.resolution, self.parent, self.reentry, self.trace) = (resolution, parent, reentry, trace)
+        self.resolution = resolution
+        self.parent = parent
+        self.reentry = reentry
+        self.trace = trace
         self.node =
             reentry > 0 && liveParent?.trace === trace
             ? liveParent?.node
@@ -80,7 +83,9 @@ final class ResolutionFrame: Sendable {
     /// container — is already in progress further up the chain. Only resolutions that stop on a
     /// cycle and carry no payload — the builders of resolve methods — are shown to the guard.
     fileprivate static func enter<Failure: Error>(
-        _ resolution: Resolution, depth: Int, cycleError: ((Diagnostics.CycleError) -> Failure)?
+        _ resolution: Resolution,
+        depth: Int,
+        cycleError: ((Diagnostics.CycleError) -> Failure)?
     ) throws(Failure) -> ResolutionFrame? {
         let word = DiagnosticsWord.load()
         // Past the depth limit the chain is checked whatever the setting, so that a runaway cycle is
@@ -148,7 +153,9 @@ final class ResolutionFrame: Sendable {
 
     /// Records in the trace the concrete type of what the resolution produced.
     fileprivate func recordValue<T>(_ value: T) -> T {
-        if reentry == 0, let trace, let node { trace.finish(node, producing: type(of: value as Any)) }
+        if reentry == 0, let trace, let node {
+            trace.finish(node, producing: type(of: value as Any))
+        }
         return value
     }
 }
