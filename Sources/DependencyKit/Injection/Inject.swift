@@ -76,7 +76,8 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     ///   - injector: The injector whose container in effect serves the value.
     ///   - resolve: Calls a resolve of the container in effect.
     public init(_ injector: Injector<Container>, _ resolve: @escaping @Sendable (Container) -> Value) {
-        (self.injector, self.resolve) = (injector, resolve)
+        self.injector = injector
+        self.resolve = resolve
     }
 
     /// The value, resolved on the first read from the container in effect, and again when the

@@ -26,7 +26,8 @@ extension Injector {
     /// - Precondition: The container in effect conforms to `type`. Install your app's container
     ///   at launch and base test containers on it; a mismatch stops with a message naming both
     ///   types.
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     public func dependencies<Refined>(as type: Refined.Type) -> Refined {
         // The cast is a conformance lookup; a container keeps each conversion it made (see
         // `ContainerConversions`), so only its first read as `Refined` pays it: the copy the container
@@ -69,7 +70,8 @@ extension Injector {
     /// Read without a cast: the copy the container keeps, found in its list of conversions. The
     /// copy is read while its container is alive: a scope frame the current task keeps, or an
     /// installed box, protected by this thread's hazard slot while it is read (see ``global``).
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     package func currentConversion<Refined>(as _: Refined.Type) -> Refined? {
         #if PublicAPIOnly
             return nil

@@ -45,17 +45,20 @@ public final class Injector<Container: Sendable>: Sendable {
     /// it is installed); a replaced box is released once no reader holds it (see ``global``).
     @usableFromInline
     final class Box: Sendable {
-        @usableFromInline let container: Container
+        @usableFromInline
+        let container: Container
         /// The container as an object, converted once. `nonisolated(unsafe)`: sound because it is
         /// `container`, which is `Sendable`, held as another type.
-        @usableFromInline nonisolated(unsafe) let object: AnyObject
+        @usableFromInline
+        nonisolated(unsafe) let object: AnyObject
         #if !PublicAPIOnly
             /// The list of conversions `container` keeps (see ``ContainerConversions``), or `nil` for a
             /// container type that does not derive from ``DependencyContainer``. A plain pointer, so a
             /// read follows it without reference counting; the container lives as long as the box.
             /// `nonisolated(unsafe)`: written once in `init`, and the word it points at is only read
             /// and written with atomics.
-            @usableFromInline nonisolated(unsafe) let conversions: UnsafeMutablePointer<Int>?
+            @usableFromInline
+            nonisolated(unsafe) let conversions: UnsafeMutablePointer<Int>?
         #endif
 
         init(_ container: Container) {
@@ -93,11 +96,13 @@ public final class Injector<Container: Sendable>: Sendable {
     /// The installed box, whose one reference the injector owns; `0` until the first read or install.
     /// Its spare word holds the number of retired boxes (`State.retired`), which a reader checks after
     /// its read: a relaxed load of a word written only by installs.
-    @usableFromInline let installedBox = AtomicWord(0)
+    @usableFromInline
+    let installedBox = AtomicWord(0)
 
     /// The number of live scopes of every task (`ScopeFrame.live`), held here so that the hot path
     /// loads it through `self` rather than through a global's lazy initialiser.
-    @usableFromInline let liveScopes: AtomicWord
+    @usableFromInline
+    let liveScopes: AtomicWord
 
     private let state: Locked<State>
 
@@ -133,7 +138,9 @@ public final class Injector<Container: Sendable>: Sendable {
     ///
     /// DependencyKitTesting's guard does not count a reset as a global install: it puts the default
     /// back rather than swapping in a container of the caller's.
-    public func reset() { install(state.withLock { $0.makeDefault }(), reportingToGuard: false) }
+    public func reset() {
+        install(state.withLock { $0.makeDefault }(), reportingToGuard: false)
+    }
 
     /// Changes how this injector makes its default container, and installs one made that way.
     ///
@@ -207,7 +214,8 @@ public final class Injector<Container: Sendable>: Sendable {
 
     /// What `read` takes from the installed box, read under this thread's hazard slot (see ``global``);
     /// `nil` before the first install.
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     func readingInstalledBox<T>(_ read: (Box) -> T?) -> T? {
         // The word's address in a local: the fence of the announcement would make the compiler load
         // it again from `self` for the check of retired boxes.
@@ -243,15 +251,17 @@ public final class Injector<Container: Sendable>: Sendable {
         // The boxes taken are released once `withLock` returns, outside the lock: the replaced containers'
         // and their instances' deinits run.
         _ = state.withLock { state in
-            if let old = UnsafeRawPointer(bitPattern: installedBox.exchange(Int(bitPattern: box.toOpaque()))) {
-                state.retired.append(Unmanaged<Box>.fromOpaque(old).takeRetainedValue())
+            let old = installedBox.exchange(Int(bitPattern: box.toOpaque()))
+            if old != 0 {
+                state.retired.append(Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: old)!).takeRetainedValue())
             }
             return state.takeUnprotected(installed: installedBox)
         }
     }
 
     /// Releases the retired boxes no reader holds any more: the cold path of a read that saw some.
-    @usableFromInline @inline(never)
+    @usableFromInline
+    @inline(never)
     func releaseRetired() {
         _ = state.withLock { $0.takeUnprotected(installed: installedBox) }  // released outside the lock
     }

@@ -29,7 +29,9 @@ final class OverrideRecording: ResolutionInterceptor {
     private let outer = Interception.current.overrides
     private let calls = Locked<[Call]>([])
 
-    private init(type: any Any.Type, mode: Mode) { (self.type, self.mode) = (type, mode) }
+    private init(type: any Any.Type, mode: Mode) {
+        (self.type, self.mode) = (type, mode)
+    }
 
     /// Runs `selector` and returns the resolve it selected, its container and what it was answered with,
     /// or `nil` once the problem is reported.

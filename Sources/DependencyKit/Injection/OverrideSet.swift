@@ -202,8 +202,9 @@ package final class OverrideSet: OverrideScope {
     ) -> (set: (any ResolutionInterceptor)?, entries: [Entry]) {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return (outer, []) }
-        return recording(
+        let (set, entries) = recording(
             { overrides.compactMap { $0.prepare(container as AnyObject)?.entry } }, outer: outer, whenFreed: whenFreed)
+        return (set, entries)
     }
 
     /// The set of `recorded` on top of `outer`: an outer set's entries, or an outer value scope's values

@@ -43,22 +43,27 @@ package final class ScopeFrame: Sendable {
 
     /// The innermost frame visible to the current task, borrowed (see
     /// ``borrowedTaskLocalObject(_:key:unbound:)``): `nil` or ``root`` outside any scope.
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     static var borrowedHead: UnsafeRawPointer? { borrowedTaskLocalObject(chainLocal, key: chainKey, unbound: root) }
 
     /// The key ``chain`` is stored under (see ``taskLocalKey(_:)``).
-    @usableFromInline static let chainKey = taskLocalKey($chain)
+    @usableFromInline
+    static let chainKey = taskLocalKey($chain)
 
     /// The end of every task's chain: serves no injector.
-    @usableFromInline static let root = ScopeFrame()
+    @usableFromInline
+    static let root = ScopeFrame()
 
     /// The number of live frames, of every task; the hot path skips the chain when it is `0`.
-    @usableFromInline package static let live = AtomicWord(0)
+    @usableFromInline
+    package static let live = AtomicWord(0)
 
     /// The innermost process-wide frame as an unretained pointer, `0` when there is none. Process-wide
     /// frames are kept for the life of the process (see ``bindProcessWide(_:)``), so a reader on any
     /// thread may follow the pointer without retaining it.
-    @usableFromInline static let processWide = AtomicWord(0)
+    @usableFromInline
+    static let processWide = AtomicWord(0)
 
     /// Every process-wide frame ever bound, kept so that ``processWide`` never dangles.
     private static let keptProcessWide = Locked<[ScopeFrame]>([])
@@ -77,15 +82,19 @@ package final class ScopeFrame: Sendable {
 
     /// The container this frame puts in effect, held so that it (and the conversions it keeps) lives as
     /// long as the frame.
-    @usableFromInline package let owner: DependencyContainer
+    @usableFromInline
+    package let owner: DependencyContainer
     /// The next outer frame.
-    @usableFromInline let parent: ScopeFrame?
+    @usableFromInline
+    let parent: ScopeFrame?
     /// The nearest outer frame whose container is of another class: an injector this frame's container
     /// does not serve skips, in one step, the frames of the same class directly around it, so a read
     /// inside any number of nested scopes of another kind of container costs one step.
-    @usableFromInline let outerOfOtherClass: ScopeFrame?
+    @usableFromInline
+    let outerOfOtherClass: ScopeFrame?
     /// Whether this is ``root``, the end of a task's chain.
-    @usableFromInline let isRoot: Bool
+    @usableFromInline
+    let isRoot: Bool
 
     /// Makes a frame that puts `owner` in effect inside the frames `parent` starts.
     package init(owner: DependencyContainer, parent: ScopeFrame?) {
@@ -125,7 +134,8 @@ package final class ScopeFrame: Sendable {
     ///
     /// The container keeps each conversion it made, so a read after the first finds it in a short list
     /// (see ``ContainerConversions``); the first read casts.
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     func container<Container>(as _: Container.Type) -> Container? {
         #if !PublicAPIOnly
             if let kept = Self.kept(in: owner.sharedInstances.conversions, as: Container.self, of: owner) {
@@ -136,7 +146,8 @@ package final class ScopeFrame: Sendable {
     }
 
     /// The cold path of ``container(as:)``: casts the container, and keeps the conversion.
-    @usableFromInline @inline(never)
+    @usableFromInline
+    @inline(never)
     func converting<Container>(to _: Container.Type) -> Container? {
         guard !isRoot, let converted = owner as? Container else { return nil }
         #if !PublicAPIOnly
@@ -147,7 +158,8 @@ package final class ScopeFrame: Sendable {
 
     /// The innermost frame from `head` on whose container is a `Container`, unretained: the task's
     /// chain, then the process-wide one. The caller keeps `head` alive, and every frame keeps its parent.
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     static func innermost<Container>(
         from head: UnsafeRawPointer?, serving _: Container.Type
     ) -> (frame: Unmanaged<ScopeFrame>, container: Container)? {
@@ -158,8 +170,9 @@ package final class ScopeFrame: Sendable {
                 // The end of the task's chain: go on with the process-wide one, once.
                 if reachedProcessWide { return nil }
                 reachedProcessWide = true
-                guard let processWideHead = UnsafeRawPointer(bitPattern: processWide.loadAcquire()) else { return nil }
-                next = processWideHead
+                let processWideHead = processWide.loadAcquire()
+                if processWideHead == 0 { return nil }
+                next = UnsafeRawPointer(bitPattern: processWideHead)
                 continue
             }
             let frame = Unmanaged<ScopeFrame>.fromOpaque(raw)
@@ -213,7 +226,8 @@ package final class ScopeFrame: Sendable {
     /// The innermost frame of the current task, borrowed: through this thread's slot when the
     /// shortcut applies, else through the task-local. The binding that stored it keeps it alive
     /// while a synchronous read runs in the task that sees it.
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     static var borrowedInnermost: UnsafeRawPointer? { shortcut ?? borrowedHead }
 }
 
@@ -225,7 +239,8 @@ extension Injector {
     /// Inside a synchronous scope it walks the chain from this thread's slot, without the
     /// task-local lookup (see ``ScopeFrame``); elsewhere from the task-local. Inlinable, so that it
     /// is specialised for the container type instead of copying containers through value witnesses.
-    @inlinable @inline(never)
+    @inlinable
+    @inline(never)
     func scopedContainerInlined() -> Container? {
         ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)?.container
     }
@@ -265,7 +280,8 @@ extension ScopeFrame {
     /// - Returns: `.some(frame)` (possibly `.some(nil)`: a synchronous scope that binds nothing)
     ///   when the shortcut applies; `nil` when the caller must read the task-local (always, in the
     ///   public-API build).
-    @inlinable @inline(__always)
+    @inlinable
+    @inline(__always)
     static var shortcut: UnsafeRawPointer?? {
         #if PublicAPIOnly
             return nil
@@ -283,7 +299,8 @@ extension ScopeFrame {
     #if !PublicAPIOnly
         /// The copy of `owner` as `Converted` in `conversions`, the list `owner` keeps, checked in debug
         /// builds to be `owner` (see ``RuntimeShortcutCheck``); `nil` when the list holds none.
-        @inlinable @inline(__always)
+        @inlinable
+        @inline(__always)
         static func kept<Converted, Owner>(
             in conversions: UnsafeMutablePointer<Int>, as _: Converted.Type, of owner: Owner
         ) -> Converted? {

@@ -138,11 +138,14 @@ package final class ValueScope: OverrideScope {
     /// Where the innermost value that answers the resolve is.
     private func index(of name: String, type: ObjectIdentifier, container: ObjectIdentifier) -> Int? {
         // By index, reading the fields in place: a loop over the valueOverrides would copy each.
-        for index in valueOverrides.indices
-        where valueOverrides[index].key.container == container && valueOverrides[index].key.type == type
-            && valueOverrides[index].key.name == name
-        {
-            return index
+        var index = 0
+        while index < valueOverrides.count {
+            if valueOverrides[index].key.container == container, valueOverrides[index].key.type == type,
+                valueOverrides[index].key.name == name
+            {
+                return index
+            }
+            index += 1
         }
         return nil
     }

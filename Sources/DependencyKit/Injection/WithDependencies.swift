@@ -73,7 +73,8 @@ public func withDependencies<C: DependencyContainer, Declared, R>(
 ///   - isolation: The caller's isolation, inherited by `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
-@inlinable @inline(__always)
+@inlinable
+@inline(__always)
 public func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     isolation: isolated (any Actor)? = #isolation,
@@ -185,7 +186,8 @@ extension DependencyContainer {
         /// overrides in effect.
         /// - Returns: A context to pass to escaping work.
         public static func capture() -> DependencyContainer.Context {
-            Context(frame: ScopeFrame.current, overrides: Interception.overrideScope, readsGlobalOnPurpose: false)
+            DependencyContainer.Context(
+                frame: ScopeFrame.current, overrides: Interception.overrideScope, readsGlobalOnPurpose: false)
         }
 
         /// Whether any scope was in effect when the context was captured.
@@ -205,7 +207,8 @@ extension DependencyContainer {
         ///   - operation: The code to run.
         /// - Returns: What `operation` returns.
         public func run<R>(
-            isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R
+            isolation: isolated (any Actor)? = #isolation,
+            _ operation: () async throws -> R
         ) async rethrows -> R {
             guard changesInterception else {
                 return try await ScopeFrame.bind(frame, isolation: isolation, operation: operation)

@@ -47,7 +47,8 @@ nonisolated open class DependencyContainer: @unchecked Sendable {
     ///
     /// Nothing reads it unless a resolve asks for a shared instance, so fresh resolves never
     /// touch it; a container that never shares pays one small lock and one atomic word.
-    @usableFromInline package let sharedInstances = SharedInstances()
+    @usableFromInline
+    package let sharedInstances = SharedInstances()
 
     /// This container's serial number: what an `@Inject` holder keeps to know its value came from it.
     package let serialNumber = SerialNumber.next()

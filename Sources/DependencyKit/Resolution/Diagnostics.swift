@@ -72,7 +72,9 @@ public enum Diagnostics {
     ///
     /// Useful in a log line or a breakpoint inside a resolve. Empty when cycle checking is off
     /// and nothing is traced, because the chain is then not kept.
-    public static var resolutionChain: [Diagnostics.Step] { ResolutionFrame.current?.liveChain ?? [] }
+    public static var resolutionChain: [Diagnostics.Step] {
+        ResolutionFrame.current?.liveChain ?? []
+    }
 }
 
 extension Diagnostics {
@@ -95,7 +97,9 @@ extension Diagnostics {
 
         /// Creates the error for a chain whose last step repeats its first.
         /// - Parameter chain: The resolutions in the cycle, outermost first.
-        package init(chain: [Step]) { self.chain = chain }
+        package init(chain: [Step]) {
+            self.chain = chain
+        }
 
         /// The chain on one line: the types its resolutions produce, joined by arrows — or their
         /// names, when two resolutions in the cycle produce the same type (tagged registrations).

@@ -51,7 +51,8 @@ public import _DependencyKitShims
 /// - Returns: What `body` returns.
 /// - Throws: `cycleError(_:)` of the cycle when cycle checking is on and this resolution is already
 ///   in progress in the current task; otherwise whatever `body` throws.
-@inline(__always) @inlinable
+@inline(__always)
+@inlinable
 package func withResolution<T, Failure: Error>(
     _ name: @autoclosure () -> String,
     of type: T.Type,
@@ -94,7 +95,8 @@ package func withResolution<T, Failure: Error>(
 /// On the plain path `body` gets the constant `false`, so the check a cached lifetime makes for
 /// override scopes (``DiagnosticsWord/mayHaveOverrideSets``) is folded away there: a shared-instance hit
 /// costs what it cost before override scopes owned their cached instances (see `OwnedInstances`).
-@inline(__always) @inlinable
+@inline(__always)
+@inlinable
 package func withCachedResolution<T, Failure: Error>(
     _ name: @autoclosure () -> String,
     of type: T.Type,

@@ -25,7 +25,8 @@ final class ResolutionFrame: Sendable {
     /// checked for cycles even with cycle checking off: a cycle is named in every build before it
     /// overflows the stack. A resolve that builds its value without `fresh {}` is not in the
     /// chain, so the chain can miss it; the message says so.
-    @usableFromInline static let depthLimit = 512
+    @usableFromInline
+    static let depthLimit = 512
 
     /// How many resolutions past ``depthLimit`` may nest without repeating one before the
     /// process stops without a cycle to name.
