@@ -33,19 +33,14 @@ extension DependencyContainer {
     /// Subclassing stays the way to compose an app: an override is for a test, a preview or a scope of
     /// code that needs one value changed.
     public struct Override<Container>: Sendable {
-        /// Makes the override for the container, in the form asked for: an override set's entry
-        /// (identified at once for a value override, on first use for a relative one), or a value scope's
-        /// value, which only a value override makes; `nil` once a malformed override is reported.
+        /// Makes the override for the container: a value override's value, found at once, or what makes a
+        /// relative override's entry, found on first use; `nil` once a malformed override is reported.
         /// Takes the container as an object (a `Container`): only an override met for the first time needs
         /// it typed, so a scope made per request makes no generic metadata for the container's type.
-        let prepare: @Sendable (_ container: AnyObject, _ form: ValueScope.Form) -> ValueScope.Made?
-
-        /// The override set's entry for the container; `nil` once a malformed override is reported.
-        func entry(_ container: Container) -> OverrideSet.Entry? { erased.entry(on: container as AnyObject) }
+        let prepare: ValueScope.Prepare
 
         /// The override without its container's type, to make a scope with.
-        @usableFromInline
-        var erased: AnyOverride { AnyOverride(prepare: prepare) }
+        @usableFromInline var erased: AnyOverride { AnyOverride(prepare: prepare) }
 
         /// Replaces a resolve with a value.
         ///
@@ -66,27 +61,23 @@ extension DependencyContainer {
             _ resolve: @escaping @Sendable (Container) -> T,
             with value: @autoclosure @escaping @Sendable () -> T
         ) -> Self {
-            Self { object, form in
+            Self { object in
                 let value = Placeholder(value: value())
                 let remembered = RecordedSelections.key(resolve, on: object)
                 if let remembered, let selection = RecordedSelections.selection(for: remembered) {
                     let key = OverrideSet.Key(
                         container: ObjectIdentifier(object), type: ObjectIdentifier(T.self), name: selection)
-                    if let made = ValueScope.made(form, key: key, container: object, valueType: T.self, value: value) {
-                        return made
-                    }
+                    return .value(.init(key: key, container: object, valueType: T.self, value: value))
                 }
                 guard
+                    // `object` was made from a `Container`, so the cast always succeeds.
                     let selected = OverrideRecording.select(
-                        T.self, mode: .value(value), describedAs: "An override with a \(T.self)",
-                        // `object` was made from a `Container`, so the cast always succeeds.
-                        selector: { _ = resolve(object as! Container) })
+                        T.self, mode: .value(value), selector: { _ = resolve(object as! Container) })
                 else { return nil }
                 if let remembered, selected.container === object, selected.key.type == ObjectIdentifier(T.self) {
                     RecordedSelections.remember(selected.key.name, for: remembered)
                 }
-                return ValueScope.made(
-                    form, key: selected.key, container: selected.container, valueType: T.self, value: value)
+                return .value(.init(key: selected.key, container: selected.container, valueType: T.self, value: value))
             }
         }
 
@@ -113,22 +104,19 @@ extension DependencyContainer {
             _ resolve: @escaping @Sendable (Container) -> T,
             _ transform: @escaping @Sendable (T) -> T
         ) -> Self {
-            Self { container, form in
-                guard form == .entry else { return .notAValue }
-                let description = "A relative override of a \(T.self)"
+            Self { container in
                 guard let object = container as? any DependencyContainer.Resolving else {
-                    OverrideProblem.report("\(description) is made for \(Container.self), which is not a container.")
+                    OverrideMessages.report(
+                        "A relative override of a \(T.self) is made for \(Container.self), which is not a container.")
                     return nil
                 }
-                return .entry(
+                return .relative {
                     OverrideSet.Entry(
                         key: OverrideSet.Key(container: ObjectIdentifier(object), type: ObjectIdentifier(T.self)),
-                        container: object, valueType: T.self,
-                        answer: .relative { base in (base as? T).map(transform) },
-                        selector: {
-                            // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
-                            if let typed = object as? Container { _ = resolve(typed) }
-                        }))
+                        container: object, valueType: T.self, answer: .relative { base in (base as? T).map(transform) },
+                        // The container is the entry's, and so a `Container`; the cast keeps the closure `Sendable`.
+                        selector: { if let typed = object as? Container { _ = resolve(typed) } })
+                }
             }
         }
     }
@@ -138,18 +126,17 @@ extension DependencyContainer.Override {
     /// `other`, given with a container of type `Container`: an override value declared once for the
     /// container protocol (`Override<any GreetingDependency>`) and given with a container class.
     package init<Declared>(_ other: DependencyContainer.Override<Declared>) {
-        if let same = other as? Self {
-            self = same
-            return
-        }
-        self.init { container, form in
-            guard container is Declared else {
-                OverrideProblem.report(
-                    "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one.")
-                return nil
+        self =
+            other as? Self
+            ?? Self { container in
+                guard container is Declared else {
+                    OverrideMessages.report(
+                        "An override made for \(Declared.self) was given with a \(type(of: container)), which is not one."
+                    )
+                    return nil
+                }
+                return other.prepare(container)
             }
-            return other.prepare(container, form)
-        }
     }
 }
 
@@ -194,8 +181,7 @@ package func withDependencies<C: DependencyContainer, R>(
         guard let reportUnused, let whenFreed else { return result }
         // The scope's own reference goes first, so the set is freed when the last task holding it ends.
         set = nil
-        let leaked =
-            if entries.contains(where: { !$0.hasAnswered }) { await !whenFreed.wait(atMost: limit) } else { false }
+        let leaked = entries.contains(where: { !$0.hasAnswered }) ? await !whenFreed.wait(atMost: limit) : false
         let leakNote =
             leaked
             ? " A task the test started still held its scope \(limit / 1_000_000) ms after the test returned, and "
@@ -266,16 +252,10 @@ extension Injector {
 // Inlined into the caller, `withOverrides` reads the container and erases the overrides where their types are
 // known; what follows is not generic over them.
 
-/// An override without its container's type (``DependencyContainer/Override``).
+/// An override without its container's type (``DependencyContainer/Override``): what inlined code hands on.
 @usableFromInline
 struct AnyOverride: Sendable {
-    let prepare: @Sendable (_ container: AnyObject, _ form: ValueScope.Form) -> ValueScope.Made?
-
-    /// The override set's entry for `container`; `nil` once a malformed override is reported.
-    func entry(on container: AnyObject) -> OverrideSet.Entry? {
-        guard case .entry(let entry) = prepare(container, .entry) else { return nil }
-        return entry
-    }
+    let prepare: ValueScope.Prepare
 }
 
 /// Runs `operation` in the override scope `overrides` make on top of the one in effect, with `container` in
@@ -295,10 +275,8 @@ func withOverrideScope<R>(
 /// `overrides` make on top of the one in effect, and the frame that keeps their container in effect, if one is needed.
 @usableFromInline
 struct OverrideScopeBinding {
-    @usableFromInline
-    let interception: Interception
-    @usableFromInline
-    let frame: ScopeFrame?
+    @usableFromInline let interception: Interception
+    @usableFromInline let frame: ScopeFrame?
 
     /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
     @usableFromInline

@@ -37,15 +37,10 @@
 public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     private let injector: Injector<Container>
     private let resolve: @Sendable (Container) -> Value
-    private let box = Locked<Resolved?>(nil)
-
-    /// A value with the serial numbers of the container and the override scope it was resolved from.
+    /// The value with the serial numbers of the container and the override scope it was resolved from.
     /// A serial number is never reused, so an ended scope or a freed container is never taken for the
     /// one in effect, even at the same address, and a number keeps none of their instances alive.
-    private struct Resolved: Sendable {
-        let value: Value
-        let origin: Origin
-    }
+    private let box = Locked<(value: Value, origin: Origin)?>(nil)
 
     /// Where a value came from: the container's serial number and the override scope's (`0` for none).
     private struct Origin: Sendable {
@@ -95,7 +90,7 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
         let value = resolve(container)
         return box.withLock { stored in
             if let kept = stored, kept.origin.isSame(as: origin) { return kept.value }
-            stored = Resolved(value: value, origin: origin)
+            stored = (value, origin)
             return value
         }
     }

@@ -121,9 +121,7 @@ public final class Injector<Container: Sendable>: Sendable {
 
     deinit {
         // No reader is left: each held the injector. The retired boxes go with `state`.
-        if let raw = UnsafeRawPointer(bitPattern: installedBox.loadAcquire()) {
-            Unmanaged<Box>.fromOpaque(raw).release()
-        }
+        UnsafeRawPointer(bitPattern: installedBox.loadAcquire()).map { Unmanaged<Box>.fromOpaque($0).release() }
     }
 
     /// The container in effect for the current task: the innermost scope's, else the global one.
@@ -166,9 +164,7 @@ public final class Injector<Container: Sendable>: Sendable {
     @inlinable
     package var current: Container {
         @inline(__always) get {
-            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainerInlined() {
-                return scoped
-            }
+            if _slowPath(liveScopes.loadRelaxed() != 0), let scoped = scopedContainerInlined() { return scoped }
             return global
         }
     }
@@ -213,9 +209,7 @@ public final class Injector<Container: Sendable>: Sendable {
 
     @inlinable
     package var global: Container {
-        @inline(__always) get {
-            readingInstalledBox { $0.container } ?? installDefault()
-        }
+        @inline(__always) get { readingInstalledBox { $0.container } ?? installDefault() }
     }
 
     /// What `read` takes from the installed box, read under this thread's hazard slot (see ``global``);

@@ -2,11 +2,19 @@
 /// (`OverrideSet.swift`, `DependencyOverride.swift`): a malformed override, and an override that
 /// answered nothing. Each message names what the test wrote and the fix to paste.
 enum OverrideMessages {
+    /// Reports a malformed override: a test issue in the guarded test that declared it (the rest of the
+    /// run goes on), else a stop with the message, since no test is there to fail.
+    static func report(_ message: String) {
+        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else {
+            fatalError(message)
+        }
+    }
+
     /// Why the calls an override's closure made (`calls`, in order, recorded in `mode`) select no resolve.
-    static func selection(
-        _ calls: [OverrideRecording.Call], of type: any Any.Type, describedAs description: String,
-        mode: OverrideRecording.Mode
-    ) -> String {
+    static func selection(_ calls: [OverrideRecording.Call], of type: Any.Type, mode: OverrideRecording.Mode) -> String
+    {
+        let description =
+            if case .base(let entry, _, _) = mode { entry.description } else { "An override with a \(type)" }
         if let returned = calls.last, calls.count > 1 {
             // The closure's value is what its last call returned: that is the resolve it meant.
             return """

@@ -36,7 +36,7 @@ final class OverrideRecording: ResolutionInterceptor {
     /// Runs `selector` and returns the resolve it selected, its container and what it was answered with,
     /// or `nil` once the problem is reported.
     static func select(
-        _ type: any Any.Type, mode: Mode, describedAs description: String, selector: () -> Void
+        _ type: any Any.Type, mode: Mode, selector: () -> Void
     ) -> (key: OverrideSet.Key, container: any DependencyContainer.Resolving, answer: Placeholder, isExact: Bool)? {
         let recording = OverrideRecording(type: type, mode: mode)
         DiagnosticsWord.register(.overrideSet)
@@ -50,7 +50,7 @@ final class OverrideRecording: ResolutionInterceptor {
                 container: ObjectIdentifier(container), type: ObjectIdentifier(call.requestedType), name: call.name)
             return (key, container, answer, call.isExact)
         }
-        OverrideProblem.report(OverrideMessages.selection(calls, of: type, describedAs: description, mode: mode))
+        OverrideMessages.report(OverrideMessages.selection(calls, of: type, mode: mode))
         return nil
     }
 
@@ -80,7 +80,7 @@ final class OverrideRecording: ResolutionInterceptor {
                     container: ObjectIdentifier(container), type: ObjectIdentifier(R.self), name: name)
                 entry.settle(.resolve(name))
                 set.entries.withLock { $0.file(entry, under: key) }
-                let probe = set.view(below: entry.sequence, for: key, probing: true, separately: separately)
+                let probe = set.view(below: entry.order, for: key, probing: true, separately: separately)
                 base = InterceptorBase(overrides: probe) { served in
                     // A separate probe's base is served only when it holds none of the probe's instances.
                     record(
@@ -103,14 +103,4 @@ final class OverrideRecording: ResolutionInterceptor {
 /// waits for the closure it runs synchronously; a value override's value is `Sendable` itself.
 struct Placeholder: @unchecked Sendable {
     let value: Any
-}
-
-/// Where a malformed override is reported: a test issue in the guarded test that declared it (the
-/// rest of the run goes on), else a stop with the message, since no test is there to fail.
-enum OverrideProblem {
-    static func report(_ message: String) {
-        guard Interception.injectionObserver?.record("override: " + message, { message }) == true else {
-            fatalError(message)
-        }
-    }
 }

@@ -16,7 +16,7 @@ extension OverrideSet {
         }
 
         /// Later entries win; a relative entry builds on the ones before it.
-        let sequence = OverrideSet.nextSequence.add(1)
+        let order = OverrideSet.nextOrder.add(1)
         /// The resolve answered, or (name empty) the bucket a relative entry waits in.
         let key: Key
         let container: any AnyObject & Sendable
@@ -35,10 +35,11 @@ extension OverrideSet {
             state = Locked((key.name.isEmpty ? .pending : .resolve(key.name), false, nil))
         }
 
+        var isRelative: Bool { if case .relative = answer { true } else { false } }
+
         /// How messages name the override.
         var description: String {
-            if case .relative = answer { return "A relative override of a \(valueType)" }
-            return "An override with a \(valueType)"
+            isRelative ? "A relative override of a \(valueType)" : "An override with a \(valueType)"
         }
 
         var identity: Identity { state.withLock { $0.identity } }
@@ -57,7 +58,7 @@ extension OverrideSet {
     }
 
     /// The entries of one scope, shared (under a lock) by the scope and its views: identified ones by
-    /// resolve and relative ones waiting for their first use by bucket, each list in ascending sequence.
+    /// resolve and relative ones waiting for their first use by bucket, each list in ascending order.
     struct Entries {
         var named: [Key: [Entry]] = [:]
         var pending: [Key: [Entry]] = [:]
@@ -67,7 +68,7 @@ extension OverrideSet {
             pending[key.bucket]?.removeAll { $0 === entry }
             var list = named[key] ?? []
             guard !list.contains(where: { $0 === entry }) else { return }
-            list.insert(entry, at: list.firstIndex { $0.sequence > entry.sequence } ?? list.endIndex)
+            list.insert(entry, at: list.firstIndex { $0.order > entry.order } ?? list.endIndex)
             named[key] = list
         }
 
@@ -78,6 +79,6 @@ extension OverrideSet {
         }
     }
 
-    /// The sequence of the next entry made, in any scope.
-    private static let nextSequence = AtomicWord(0)
+    /// The order of the next entry made, in any scope.
+    private static let nextOrder = AtomicWord(0)
 }

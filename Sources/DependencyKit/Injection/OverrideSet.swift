@@ -52,7 +52,7 @@ package final class OverrideSet: OverrideScope {
     let entries: Locked<Entries>
     /// This set's serial number: what an `@Inject` holder keeps to know its value came from it.
     package let serialNumber = SerialNumber.next()
-    /// Per resolve, the sequence at and above which entries are not in effect in this view.
+    /// Per resolve, the order at and above which entries are not in effect in this view.
     let ceilings: [Key: Int]
     /// Set in the views a relative override's first use computes its base in, one flag per probe on the
     /// chain, innermost last; `true` once a relative override still waiting was met there that could not
@@ -95,16 +95,15 @@ package final class OverrideSet: OverrideScope {
         entries: Locked<Entries>, ceilings: [Key: Int], probes: [Locked<Bool>] = [], finding: Set<Key> = [],
         holdings: Locked<Holdings> = Locked(Holdings()), whenFreed: Release? = nil, notesMisses: Bool = false
     ) {
-        (self.entries, self.ceilings, self.probes, self.finding, self.holdings, self.whenFreed) = (
-            entries, ceilings, probes, finding, holdings, whenFreed
-        )
+        (self.entries, self.ceilings, self.probes, self.finding) = (entries, ceilings, probes, finding)
+        (self.holdings, self.whenFreed) = (holdings, whenFreed)
         self.notesMisses = notesMisses || whenFreed != nil
         DiagnosticsWord.register(.overrideSet)
     }
 
     deinit {
         DiagnosticsWord.unregister(.overrideSet)
-        whenFreed?.signal()
+        whenFreed?.end(freed: true)
     }
 
     /// The moment an override scope's set is freed, which a task waits for: how the unused check learns
@@ -117,10 +116,9 @@ package final class OverrideSet: OverrideScope {
 
         package init() {}
 
-        func signal() { end(freed: true) }
-
-        /// Ends the wait: the first call resumes the waiting task, a later one changes nothing.
-        private func end(freed: Bool) {
+        /// Ends the wait, the set freed or not: the first call resumes the waiting task, a later one
+        /// changes nothing.
+        func end(freed: Bool) {
             state.withLock { state -> CheckedContinuation<Bool, Never>? in
                 if freed { state.freed = true }
                 guard !state.over else { return nil }
@@ -155,11 +153,11 @@ package final class OverrideSet: OverrideScope {
         }
     }
 
-    /// This set with `key` answered only by entries declared before `sequence`, owning what this set
+    /// This set with `key` answered only by entries declared before `order`, owning what this set
     /// owns. A probe view is made anew, finding `key`'s bucket; one made separately owns instances of its own.
-    func view(below sequence: Int, for key: Key, probing: Bool = false, separately: Bool = false) -> OverrideSet {
+    func view(below order: Int, for key: Key, probing: Bool = false, separately: Bool = false) -> OverrideSet {
         var ceilings = self.ceilings
-        ceilings[key] = min(sequence, ceilings[key] ?? .max)
+        ceilings[key] = min(order, ceilings[key] ?? .max)
         if probing {
             return OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes + [Locked(false)],
@@ -168,11 +166,11 @@ package final class OverrideSet: OverrideScope {
         }
         return views.withLock { views in
             // Found, a view is returned as is: a dictionary write on every answer costs 10 %.
-            if let made = views[key]?[sequence] { return made }
+            if let made = views[key]?[order] { return made }
             let made = OverrideSet(
                 entries: entries, ceilings: ceilings, probes: probes, finding: finding, holdings: holdings,
                 notesMisses: notesMisses)
-            views[key, default: [:]][sequence] = made
+            views[key, default: [:]][order] = made
             return made
         }
     }
@@ -182,10 +180,9 @@ package final class OverrideSet: OverrideScope {
     package func hasRelativeOverride(of name: String, type: any Any.Type, container: ObjectIdentifier) -> Bool {
         let key = Key(container: container, type: ObjectIdentifier(type), name: name)
         // Every view of the scope counts: the base of a relative override is computed in the view below it.
-        let isRelative: (Entry) -> Bool = { if case .relative = $0.answer { true } else { false } }
-        return entries.withLock { index in
-            (index.named[key] ?? []).contains(where: isRelative)
-                || (index.pending[key.bucket] ?? []).contains(where: isRelative)
+        return entries.withLock {
+            ($0.named[key] ?? []).contains(where: \.isRelative)
+                || ($0.pending[key.bucket] ?? []).contains(where: \.isRelative)
         }
     }
 
@@ -206,12 +203,12 @@ package final class OverrideSet: OverrideScope {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return (outer, []) }
         let (set, entries) = recording(
-            { overrides.compactMap { $0.entry(container) } }, outer: outer, whenFreed: whenFreed)
+            { overrides.compactMap { $0.prepare(container as AnyObject)?.entry } }, outer: outer, whenFreed: whenFreed)
         return (set, entries)
     }
 
     /// The set of `recorded` on top of `outer`: an outer set's entries, or an outer value scope's values
-    /// as the first entries, outermost first, made before `recorded` so that each comes earlier in sequence.
+    /// as the first entries, outermost first, made before `recorded` so that each comes earlier in order.
     static func recording(
         _ recorded: () -> [Entry], outer: (any ResolutionInterceptor)?, whenFreed: Release? = nil
     ) -> (set: OverrideSet, entries: [Entry]) {
@@ -244,7 +241,7 @@ package final class OverrideSet: OverrideScope {
         let found = identifyPending(answering: key)
         guard let entry = inEffect(key, of: container) else { return nil }
         guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
-        let below = view(below: entry.sequence, for: key)
+        let below = view(below: entry.order, for: key)
         if found?.entry === entry, let exact = found?.base.value as? T {
             return finish(entry, key, container, base: exact, in: below)
         }
@@ -262,26 +259,24 @@ package final class OverrideSet: OverrideScope {
             var (low, high) = (0, list.count)
             while low < high {
                 let middle = (low + high) / 2
-                if list[middle].sequence < ceiling { low = middle + 1 } else { high = middle }
+                if list[middle].order < ceiling { low = middle + 1 } else { high = middle }
             }
             return list[..<low].last { $0.identity != .refused }
         }
         guard let entry else {
-            if notesMisses { noteResolvedElsewhere(key, on: container) }
+            // The overrides of the resolve made for another container do not reach `container`, where the code
+            // resolved it: the unused-override message names it.
+            if notesMisses {
+                let missed = entries.withLock {
+                    $0.named.filter { $0.key.name == key.name && $0.key.type == key.type && $0.key != key }.values
+                        .joined()
+                }
+                for entry in missed { entry.noteResolved(on: container) }
+            }
             return nil
         }
         entry.noteAnswered()
         return entry
-    }
-
-    /// Tells the overrides of `key`'s resolve made for another container that the code resolved it on
-    /// `container`, which they do not reach: the unused-override message names it.
-    private func noteResolvedElsewhere(_ key: Key, on container: AnyObject) {
-        let missed = entries.withLock { entries in
-            entries.named.filter { $0.key.name == key.name && $0.key.type == key.type && $0.key != key }.values
-                .joined()
-        }
-        for entry in missed { entry.noteResolved(on: container) }
     }
 
     /// The entry's answer — its value, or its transform of `base` run in the view `below` it — or `nil`
@@ -348,8 +343,7 @@ package final class OverrideSet: OverrideScope {
             case .pending:
                 guard let selector = entry.selector,
                     let selected = OverrideRecording.select(
-                        entry.valueType, mode: .base(of: entry, in: self, separately: separately),
-                        describedAs: entry.description, selector: selector)
+                        entry.valueType, mode: .base(of: entry, in: self, separately: separately), selector: selector)
                 else {
                     refuse(entry, problem: nil)
                     continue
@@ -364,6 +358,6 @@ package final class OverrideSet: OverrideScope {
     private func refuse(_ entry: Entry, problem: String?) {
         entry.settle(.refused)
         entries.withLock { $0.drop(entry) }
-        if let problem { OverrideProblem.report(problem) }
+        if let problem { OverrideMessages.report(problem) }
     }
 }

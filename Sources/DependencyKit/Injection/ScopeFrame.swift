@@ -107,13 +107,9 @@ package final class ScopeFrame: Sendable {
     }
 
     /// The root: not counted, and never matched.
-    private init() {
-        (owner, parent, outerOfOtherClass, isRoot) = (DependencyContainer(), nil, nil, true)
-    }
+    private init() { (owner, parent, outerOfOtherClass, isRoot) = (DependencyContainer(), nil, nil, true) }
 
-    deinit {
-        if !isRoot { Self.live.add(-1) }
-    }
+    deinit { if !isRoot { Self.live.add(-1) } }
 
     /// Puts `container` in effect for every task of the process, inside every task's own scopes, until
     /// the returned function is called: XCTest's helper, which runs one test at a time.
@@ -123,9 +119,7 @@ package final class ScopeFrame: Sendable {
     /// - Returns: Ends the process-wide scope, putting back the one in effect before.
     package static func bindProcessWide(_ container: DependencyContainer) -> @Sendable () -> Void {
         let outer = processWide.loadAcquire()
-        let parent = UnsafeRawPointer(bitPattern: outer).map {
-            Unmanaged<ScopeFrame>.fromOpaque($0).takeUnretainedValue()
-        }
+        let parent = UnsafeRawPointer(bitPattern: outer).map(Unmanaged<ScopeFrame>.fromOpaque)?.takeUnretainedValue()
         let frame = ScopeFrame(owner: container, parent: parent)
         keptProcessWide.withLock { $0.append(frame) }
         processWide.storeRelease(Int(bitPattern: address(of: frame)))
@@ -224,9 +218,7 @@ package final class ScopeFrame: Sendable {
     /// - Returns: What `operation` returns.
     @inlinable
     package static func bind<R>(
-        _ frame: ScopeFrame?,
-        isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> R
+        _ frame: ScopeFrame?, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
     ) async rethrows -> R {
         try await chainLocal.withValue(frame ?? root, operation: operation, isolation: isolation)
     }
@@ -277,8 +269,7 @@ extension ScopeFrame {
         #else
             let outer = dk_thread_scope_get()
             dk_thread_scope_set(
-                dk_thread_scope(task: currentTaskAddress(), frame: frame.map { address(of: $0) }, bound: 1)
-            )
+                dk_thread_scope(task: currentTaskAddress(), frame: frame.map { address(of: $0) }, bound: 1))
             defer { dk_thread_scope_set(outer) }
             return try operation()
         #endif

@@ -30,20 +30,23 @@ extension Interception {
 ///   overrides nothing used) gives an ``OverrideSet``; an override set made inside a value scope takes
 ///   the value scope's valueOverrides as its outermost entries, so precedence is the same as between two sets.
 package final class ValueScope: OverrideScope {
-    /// The form an override is asked to take.
-    enum Form: Sendable {
-        /// A value scope's ``ValueOverride``, if the override is a value.
-        case value
-        /// An override set's entry.
-        case entry
-    }
+    /// Makes an override for a container, given as an object (``DependencyContainer/Override``).
+    typealias Prepare = @Sendable (_ container: AnyObject) -> Made?
 
-    /// An override, made in the form asked for.
+    /// An override made for a container.
     enum Made: Sendable {
         case value(ValueOverride)
-        case entry(OverrideSet.Entry)
-        /// A relative override asked for a value: the scope must be an override set.
-        case notAValue
+        /// Makes a relative override's entry: only an override set holds one, and an entry made later
+        /// comes later in order.
+        case relative(@Sendable () -> OverrideSet.Entry)
+
+        /// The override as an override set's entry.
+        var entry: OverrideSet.Entry? {
+            switch self {
+            case .value(let value): value.entry
+            case .relative(let make): make()
+            }
+        }
     }
 
     /// One value override: the resolve it answers (its container, type and name) and its value.
@@ -79,26 +82,11 @@ package final class ValueScope: OverrideScope {
 
     deinit {
         DiagnosticsWord.unregister(.overrideSet)
-        if let made = UnsafeRawPointer(bitPattern: tables.loadAcquire()) {
-            Unmanaged<OwnedTables>.fromOpaque(made).release()
-        }
+        UnsafeRawPointer(bitPattern: tables.loadAcquire()).map { Unmanaged<OwnedTables>.fromOpaque($0).release() }
     }
 
     /// The instances a value scope owns, per container.
-    private final class OwnedTables: Sendable {
-        let tables = Locked<[ObjectIdentifier: OwnedInstances]>([:])
-    }
-
-    /// A value override in the form asked for; `nil` when its container is not one (reported by the caller).
-    static func made(
-        _ form: Form, key: OverrideSet.Key, container: AnyObject, valueType: any Any.Type, value: Placeholder
-    ) -> Made? {
-        let made = ValueOverride(key: key, container: container, valueType: valueType, value: value)
-        switch form {
-        case .value: return .value(made)
-        case .entry: return made.entry.map(Made.entry)
-        }
-    }
+    private typealias OwnedTables = Locked<[ObjectIdentifier: OwnedInstances]>
 
     /// The override scope `overrides` make for `container` inside the scope in effect: a value scope when
     /// they are all valueOverrides and no override set is in effect, an override set otherwise, the scope in
@@ -106,25 +94,23 @@ package final class ValueScope: OverrideScope {
     static func scope(_ overrides: [AnyOverride], for container: AnyObject) -> (any ResolutionInterceptor)? {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return outer }
-        var outerValues: [ValueOverride] = []
-        if let outer {
-            guard let scope = outer as? ValueScope, scope.valueOverrides.count + overrides.count <= valueLimit else {
-                return OverrideSet.recording({ overrides.compactMap { $0.entry(on: container) } }, outer: outer).set
-            }
-            outerValues = scope.valueOverrides
+        // An outer value scope's values stay in effect after these; an outer set, or too many values, make a set.
+        let outerValues = outer.map { ($0 as? ValueScope)?.valueOverrides } ?? []
+        guard let outerValues, outerValues.count + overrides.count <= valueLimit else {
+            return OverrideSet.recording({ overrides.compactMap { $0.prepare(container)?.entry } }, outer: outer).set
         }
         var valueOverrides: [ValueOverride] = []
         valueOverrides.reserveCapacity(overrides.count + outerValues.count)
         for index in overrides.indices {
-            switch overrides[index].prepare(container, .value) {
+            switch overrides[index].prepare(container) {
             case .value(let value): valueOverrides.append(value)
             case nil: continue  // malformed, and reported
-            case .entry, .notAValue:
-                // The valueOverrides made so far become the set's first entries, in order: a later override of
-                // the same resolve still wins over them, as it would in a set made at once.
+            case .relative:
+                // The values made so far become the set's first entries, in order: a later override of the
+                // same resolve still wins over them, as it would in a set made at once.
                 let made = valueOverrides
                 return OverrideSet.recording(
-                    { made.compactMap(\.entry) + overrides[index...].compactMap { $0.entry(on: container) } },
+                    { made.compactMap(\.entry) + overrides[index...].compactMap { $0.prepare(container)?.entry } },
                     outer: outer
                 ).set
             }
@@ -165,7 +151,7 @@ package final class ValueScope: OverrideScope {
     }
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
-        ownedTables.tables.withLock { Self.instances(in: &$0, for: container) }
+        ownedTables.withLock { Self.instances(in: &$0, for: container) }
     }
 
     /// The scope's tables, made by the first resolution that needs one; another made at the same time is
@@ -174,7 +160,7 @@ package final class ValueScope: OverrideScope {
         if let made = UnsafeRawPointer(bitPattern: tables.loadAcquire()) {
             return Unmanaged<OwnedTables>.fromOpaque(made).takeUnretainedValue()
         }
-        let made = Unmanaged.passRetained(OwnedTables())
+        let made = Unmanaged.passRetained(OwnedTables([:]))
         var found = 0
         if dk_atomic_compare_exchange(tables.word, &found, Int(bitPattern: made.toOpaque())) {
             return made.takeUnretainedValue()

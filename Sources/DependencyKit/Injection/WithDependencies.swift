@@ -162,10 +162,6 @@ extension DependencyContainer {
         /// Whether the context reads the global container on purpose (``global``).
         private let readsGlobalOnPurpose: Bool
 
-        private init(frame: ScopeFrame?, overrides: (any OverrideScope)?, readsGlobalOnPurpose: Bool = false) {
-            (self.frame, self.overrides, self.readsGlobalOnPurpose) = (frame, overrides, readsGlobalOnPurpose)
-        }
-
         /// No scope: code run in it reads the global container, on purpose.
         ///
         /// Work that leaves a test's task (a detached task, a queue, a thread) sees the global
@@ -190,7 +186,8 @@ extension DependencyContainer {
         /// overrides in effect.
         /// - Returns: A context to pass to escaping work.
         public static func capture() -> DependencyContainer.Context {
-            DependencyContainer.Context(frame: ScopeFrame.current, overrides: Interception.overrideScope)
+            DependencyContainer.Context(
+                frame: ScopeFrame.current, overrides: Interception.overrideScope, readsGlobalOnPurpose: false)
         }
 
         /// Whether any scope was in effect when the context was captured.

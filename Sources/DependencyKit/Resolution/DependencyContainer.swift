@@ -57,7 +57,9 @@ nonisolated open class DependencyContainer: @unchecked Sendable {
     public init() {}
 
     deinit {
-        endConversions()
+        #if !PublicAPIOnly
+            ContainerConversions.end(sharedInstances.conversions)  // frees the conversions it kept
+        #endif
     }
 }
 
@@ -199,14 +201,5 @@ extension DependencyContainer.Resolving {
             isolation: isolation,
             make
         )
-    }
-}
-
-extension DependencyContainer {
-    /// Frees the container's kept conversions, from its `deinit`.
-    func endConversions() {
-        #if !PublicAPIOnly
-            ContainerConversions.end(sharedInstances.conversions)
-        #endif
     }
 }

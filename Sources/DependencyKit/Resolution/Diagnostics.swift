@@ -173,10 +173,8 @@ extension Diagnostics {
 
         /// How and where: `fresh, EveningDependency, inherited from CoreGreetingDependency`.
         var details: String {
-            var parts = [lifetime.rawValue]
-            if let container { parts.append(container) }
-            if let implementer { parts.append("inherited from \(implementer)") }
-            return parts.joined(separator: ", ")
+            [lifetime.rawValue, container, implementer.map { "inherited from \($0)" }].compactMap { $0 }
+                .joined(separator: ", ")
         }
     }
 }
@@ -222,11 +220,6 @@ extension Diagnostics {
 
         /// Whether resolutions with this lifetime reach the outside world (`live {}`): the leaves the
         /// test guard watches.
-        package var reachesOutside: Bool {
-            switch self {
-            case .live: true
-            default: false
-            }
-        }
+        package var reachesOutside: Bool { if case .live = self { true } else { false } }
     }
 }

@@ -1,3 +1,5 @@
+internal import _DependencyKitShims
+
 /// What plugs into resolution from the layers above it: an override scope, a guarded test, a trace.
 ///
 /// The resolution layer declares this one protocol and one task-local value (``Interception``) and asks
@@ -89,7 +91,6 @@ package struct Interception: Sendable {
         return processWide.overrides
     }
 
-    /// The test interceptor in effect: the task's, else the process-wide one.
     /// The task's own override interceptor, read in place: the rest of the bound value is not copied.
     private static var scopedOverrides: (any ResolutionInterceptor)? {
         #if PublicAPIOnly
@@ -108,9 +109,8 @@ package struct Interception: Sendable {
     /// The key ``current`` is stored under (see `taskLocalKey(_:)`).
     private static let currentKey = taskLocalKey($current)
 
-    package static var test: (any ResolutionInterceptor)? {
-        current.test ?? processWide.test
-    }
+    /// The test interceptor in effect: the task's, else the process-wide one.
+    package static var test: (any ResolutionInterceptor)? { current.test ?? processWide.test }
 
     /// Runs `operation` with the current interceptors changed by `change`. A binding made inside a
     /// synchronous resolve diverts the rest of that graph down the diagnosed path, where the new
@@ -119,8 +119,12 @@ package struct Interception: Sendable {
     package static func updating<R>(_ change: (inout Interception) -> Void, operation: () throws -> R) rethrows -> R {
         var value = current
         change(&value)
-        let diverted = divertNestedResolutions()
-        defer { endDivertingNestedResolutions(diverted) }
+        // Inside a graph, the depth bias sends the rest of it down the diagnosed path, as its outermost
+        // resolution does when it reads the diagnostics word active (`diagnosedResolution`).
+        let (depth, bias) = (dk_resolution_depth_get(), dk_resolution_depth_bias())
+        let diverted = depth > 0 && depth < bias ? bias : 0
+        if diverted != 0 { dk_resolution_depth_add(diverted) }
+        defer { dk_resolution_depth_add(-diverted) }
         return try $current.withValue(value, operation: operation)
     }
 
@@ -183,11 +187,8 @@ extension Interception {
     @discardableResult
     package static func updateProcessWide<R>(_ change: (inout Interception) -> R) -> R {
         let (result, oldBox) = processWideWriters.withLock { _ in
-            let old = processWideBox.loadAcquire()
-            var value =
-                UnsafeRawPointer(bitPattern: old).map {
-                    Unmanaged<ProcessWideBox>.fromOpaque($0).takeUnretainedValue().value
-                } ?? Interception()
+            // Writers take turns, so the box read here is the one this writer replaces.
+            var value = processWide
             let result = change(&value)
             let box = Unmanaged.passRetained(ProcessWideBox(value))
             return (result, processWideBox.exchange(Int(bitPattern: box.toOpaque())))

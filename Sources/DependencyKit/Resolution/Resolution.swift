@@ -118,24 +118,6 @@ package func withCachedResolution<T, Failure: Error>(
     ) { () throws(Failure) -> T in try body(true) }
 }
 
-/// Sends the resolutions still to come in this thread's synchronous graph down the diagnosed path, for
-/// an interceptor bound inside a resolve; only ``Interception/updating(_:operation:)`` calls it.
-///
-/// - Returns: What to pass to ``endDivertingNestedResolutions(_:)`` when the trace ends, on this
-///   thread.
-func divertNestedResolutions() -> Int {
-    let depth = dk_resolution_depth_get()
-    let bias = dk_resolution_depth_bias()
-    guard depth > 0, depth < bias else { return 0 }
-    dk_resolution_depth_add(bias)
-    return bias
-}
-
-/// Undoes ``divertNestedResolutions()``.
-func endDivertingNestedResolutions(_ added: Int) {
-    dk_resolution_depth_add(-added)
-}
-
 /// This thread's resolution depth as stored, bias included: `0` outside any synchronous
 /// resolution. For tests that check the count is balanced on every way out.
 package func storedResolutionDepthOnThisThread() -> Int { dk_resolution_depth_get() }

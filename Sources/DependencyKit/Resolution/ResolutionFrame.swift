@@ -127,13 +127,8 @@ final class ResolutionFrame: Sendable {
 
     /// The frames at or above `frame` whose resolutions are still in progress, innermost first.
     private static func liveFrames(from frame: ResolutionFrame?) -> [ResolutionFrame] {
-        var frames: [ResolutionFrame] = []
-        var candidate = frame
-        while let current = candidate {
-            if current.finished.loadAcquire() == 0 { frames.append(current) }
-            candidate = current.parent
-        }
-        return frames
+        guard let frame else { return [] }
+        return sequence(first: frame, next: \.parent).filter { $0.finished.loadAcquire() == 0 }
     }
 
     /// The cycle this frame closes, if its resolution is already in progress further up the chain.
@@ -187,15 +182,9 @@ final class ResolutionFrame: Sendable {
 ///   - counted: Whether the hook counted the resolution in this thread's depth.
 @usableFromInline
 func diagnosedResolution<T, Failure: Error>(
-    _ name: String,
-    of type: any Any.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject?,
-    implementer: (any AnyObject.Type)?,
-    depth: Int,
-    counted: Bool = false,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
-    _ body: () throws(Failure) -> T
+    _ name: String, of type: any Any.Type, lifetime: Diagnostics.Lifetime, container: AnyObject?,
+    implementer: (any AnyObject.Type)?, depth: Int, counted: Bool = false,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?, _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     let bias = counted ? dk_resolution_depth_bias() : 0
     let outermost = counted && depth == 1
@@ -209,14 +198,11 @@ func diagnosedResolution<T, Failure: Error>(
         overrides.mayAnswer(name, of: ObjectIdentifier(T.self), container: ObjectIdentifier(container))
     {
         return try interceptedResolution(
-            overrides, name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-            cycleError: cycleError, body)
+            overrides, name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
     }
     // Nothing to check or record (only override scopes alive): no frame, no resolution to describe.
     if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
-    return try framedResolution(
-        name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-        cycleError: cycleError, body)
+    return try framedResolution(name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
 }
 
 // The parts of a diagnosed resolution that make generic metadata for its type (an optional, a result) are
@@ -226,15 +212,9 @@ func diagnosedResolution<T, Failure: Error>(
 /// A resolution an interceptor may answer: its answer, else the resolution served with its base first,
 /// else as written.
 private func interceptedResolution<T, Failure: Error>(
-    _ overrides: any ResolutionInterceptor,
-    _ name: String,
-    of type: any Any.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject,
-    implementer: (any AnyObject.Type)?,
-    depth: Int,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
-    _ body: () throws(Failure) -> T
+    _ overrides: any ResolutionInterceptor, _ name: String, of type: any Any.Type, _ lifetime: Diagnostics.Lifetime,
+    _ container: AnyObject, _ implementer: (any AnyObject.Type)?, depth: Int,
+    _ cycleError: ((Diagnostics.CycleError) -> Failure)?, _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     var base: InterceptorBase?
     if let value = overrides.answer(name, of: T.self, container: container, base: &base) { return value }
@@ -247,20 +227,13 @@ private func interceptedResolution<T, Failure: Error>(
         if let value = base.finish(served) as? T { return value }
     }
     if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
-    return try framedResolution(
-        name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-        cycleError: cycleError, body)
+    return try framedResolution(name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
 }
 
 /// A resolution something checks or records: pushed on the chain as a frame.
 private func framedResolution<T, Failure: Error>(
-    _ name: String,
-    of type: any Any.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject?,
-    implementer: (any AnyObject.Type)?,
-    depth: Int,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
+    _ name: String, of type: any Any.Type, _ lifetime: Diagnostics.Lifetime, _ container: AnyObject?,
+    _ implementer: (any AnyObject.Type)?, depth: Int, _ cycleError: ((Diagnostics.CycleError) -> Failure)?,
     _ body: () throws(Failure) -> T
 ) throws(Failure) -> T {
     let resolution = Resolution(name, of: type, lifetime: lifetime, container: container, implementer: implementer)
@@ -278,14 +251,9 @@ private func framedResolution<T, Failure: Error>(
 /// depth.
 @usableFromInline
 func diagnosedResolution<T, Failure: Error>(
-    _ name: String,
-    of type: any Any.Type,
-    lifetime: Diagnostics.Lifetime,
-    container: AnyObject?,
-    implementer: (any AnyObject.Type)?,
-    isolation: isolated (any Actor)?,
-    cycleError: ((Diagnostics.CycleError) -> Failure)?,
-    _ body: () async throws(Failure) -> T
+    _ name: String, of type: any Any.Type, lifetime: Diagnostics.Lifetime, container: AnyObject?,
+    implementer: (any AnyObject.Type)?, isolation: isolated (any Actor)?,
+    cycleError: ((Diagnostics.CycleError) -> Failure)?, _ body: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
     if cycleError == nil, !lifetime.carriesPayload, let container, let overrides = Interception.overrides,
         overrides.mayAnswer(name, of: ObjectIdentifier(T.self), container: ObjectIdentifier(container))
@@ -317,20 +285,12 @@ extension TaskLocal {
     /// top-level asynchronous resolve binding its graph is specialised in the resolving module.
     @inlinable
     func outcome<R, Failure: Error>(
-        binding value: Value,
-        isolation: isolated (any Actor)?,
-        _ body: () async throws(Failure) -> R
+        binding value: Value, isolation: isolated (any Actor)?, _ body: () async throws(Failure) -> R
     ) async -> Result<R, Failure> {
         await withValue(
             value,
             operation: { () async -> Result<R, Failure> in
-                do throws(Failure) {
-                    return .success(try await body())
-                } catch {
-                    return .failure(error)
-                }
-            },
-            isolation: isolation
-        )
+                do throws(Failure) { return .success(try await body()) } catch { return .failure(error) }
+            }, isolation: isolation)
     }
 }
