@@ -37,10 +37,16 @@
 public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     private let injector: Injector<Container>
     private let resolve: @Sendable (Container) -> Value
-    /// The value with the serial numbers of the container and the override scope it was resolved from.
+    private let box = Locked<Resolved?>(nil)
+
+    /// A value with the serial numbers of the container and the override scope it was resolved from.
     /// A serial number is never reused, so an ended scope or a freed container is never taken for the
-    /// one in effect, even at the same address, and a number keeps none of their instances alive.
-    private let box = Locked<(value: Value, origin: Origin)?>(nil)
+    /// one in effect, even at the same address, and a number keeps none of their instances alive. A
+    /// struct, not a tuple: a tuple's generic metadata is looked up on every read.
+    private struct Resolved: Sendable {
+        let value: Value
+        let origin: Origin
+    }
 
     /// Where a value came from: the container's serial number and the override scope's (`0` for none).
     private struct Origin: Sendable {
@@ -90,7 +96,7 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
         let value = resolve(container)
         return box.withLock { stored in
             if let kept = stored, kept.origin.isSame(as: origin) { return kept.value }
-            stored = (value, origin)
+            stored = Resolved(value: value, origin: origin)
             return value
         }
     }
