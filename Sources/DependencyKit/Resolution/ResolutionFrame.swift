@@ -279,18 +279,3 @@ func diagnosedResolution<T, Failure: Error>(
     return frame.recordValue(
         try await ResolutionFrame.$current.outcome(binding: frame, isolation: isolation, body).get())
 }
-
-extension TaskLocal {
-    /// Runs `body` with `value` bound and returns its outcome, typed error included; inlinable, so that a
-    /// top-level asynchronous resolve binding its graph is specialised in the resolving module.
-    @inlinable
-    func outcome<R, Failure: Error>(
-        binding value: Value, isolation: isolated (any Actor)?, _ body: () async throws(Failure) -> R
-    ) async -> Result<R, Failure> {
-        await withValue(
-            value,
-            operation: { () async -> Result<R, Failure> in
-                do throws(Failure) { return .success(try await body()) } catch { return .failure(error) }
-            }, isolation: isolation)
-    }
-}
