@@ -50,6 +50,10 @@ package final class ValueScope: OverrideScope {
     }
 
     /// One value override: the resolve it answers (its container, type and name) and its value.
+    ///
+    /// `@unchecked Sendable` is sound here: every field is immutable; `container` is the container the
+    /// override was made for, a `Sendable` value held as `AnyObject`, and `value` a `Placeholder` holding
+    /// the override's `Sendable` value.
     struct ValueOverride: @unchecked Sendable {
         let key: OverrideSet.Key
         /// The container the override was made for (a `DependencyContainer.Resolving`).
