@@ -218,16 +218,29 @@ private func interceptedResolution<T, Failure: Error>(
 ) throws(Failure) -> T {
     var base: InterceptorBase?
     if let value = overrides.answer(name, of: T.self, container: container, base: &base) { return value }
-    if let base {
-        let served = try Interception.outcome({ $0.overrides = base.overrides }) { () throws(Failure) -> T in
-            try diagnosedResolution(
-                name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
-                cycleError: cycleError, body)
-        }.get()
-        if let value = base.finish(served) as? T { return value }
+    if let base,
+        let value = try baseServedResolution(
+            base, name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
+    {
+        return value
     }
     if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
     return try framedResolution(name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
+}
+
+/// A resolution a relative override answers: served with `base`'s overrides in effect, then transformed;
+/// `nil` when the transform does not apply. Its own function: the `Result` it carries makes generic metadata.
+private func baseServedResolution<T, Failure: Error>(
+    _ base: InterceptorBase, _ name: String, of type: any Any.Type, _ lifetime: Diagnostics.Lifetime,
+    _ container: AnyObject, _ implementer: (any AnyObject.Type)?, depth: Int,
+    _ cycleError: ((Diagnostics.CycleError) -> Failure)?, _ body: () throws(Failure) -> T
+) throws(Failure) -> T? {
+    let served = try Interception.outcome({ $0.overrides = base.overrides }) { () throws(Failure) -> T in
+        try diagnosedResolution(
+            name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
+            cycleError: cycleError, body)
+    }.get()
+    return base.finish(served) as? T
 }
 
 /// A resolution something checks or records: pushed on the chain as a frame.
