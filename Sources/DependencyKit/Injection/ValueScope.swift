@@ -12,7 +12,7 @@ extension Interception {
     static var overrideScope: (any OverrideScope)? { overrides as? any OverrideScope }
 }
 
-/// An override scope whose overrides all answer with valueOverrides, each for a resolve already known: what a
+/// An override scope whose overrides all answer with values, each for a resolve already known: what a
 /// server's middleware makes for every request (`injector.withOverrides(.override({ $0.resolveRequestID() },
 /// with: id))`).
 ///
@@ -20,16 +20,16 @@ extension Interception {
 /// what a set promises for the same overrides (Writing Tests, "What an override promises"): the same
 /// answers, innermost first, and the same instances owned — the `shared {}` and `scoped {}` instances
 /// resolved inside it are its own, made on first use. What it leaves out is what only other overrides
-/// need: no lock, no index, no view, no entry per override; an answer is a scan of a few valueOverrides.
+/// need: no lock, no index, no view, no entry per override; an answer is a scan of a few values.
 ///
 /// Which form a scope takes is decided by what it is given, never by what happens to be resolved:
-/// - `Injector.withOverrides` whose overrides are all valueOverrides, made outside any override set, gives a
-///   value scope; nested in another value scope, it holds the outer scope's valueOverrides after its own. More
-///   than ``valueLimit`` valueOverrides, its outer scopes' included, make a set.
+/// - `Injector.withOverrides` whose overrides are all values, made outside any override set, gives a
+///   value scope; nested in another value scope, it holds the outer scope's values after its own. More
+///   than ``valueLimit`` values, its outer scopes' included, make a set.
 /// - A relative override among them, an override set around them, or a test's scope (which reports
 ///   overrides nothing used) gives an ``OverrideSet``; an override set made inside a value scope takes
-///   the value scope's valueOverrides as its outermost entries, so precedence is the same as between two sets.
-package final class ValueScope: OverrideScope {
+///   the value scope's values as its outermost entries, so precedence is the same as between two sets.
+package final class ValueScope: OverrideScope, @unchecked Sendable {
     /// Makes an override for a container, given as an object (``DependencyContainer/Override``).
     typealias Prepare = @Sendable (_ container: AnyObject) -> Made?
 
@@ -68,32 +68,62 @@ package final class ValueScope: OverrideScope {
         }
     }
 
-    /// The most valueOverrides a value scope holds, its outer scopes' included: an answer scans them, so more
+    /// The most values a value scope holds, its outer scopes' included: an answer scans them, so more
     /// make an override set, whose lookup does not grow with its overrides.
     static let valueLimit = 16
 
-    /// The scope's valueOverrides, innermost first: the first that matches answers.
-    let valueOverrides: [ValueOverride]
+    // The scope's values follow the header of one allocation (`ManagedBuffer`), innermost first, and the
+    // word of its tables is in that header. `@unchecked Sendable` is sound: the values and the count are
+    // written before the scope is handed to anything else and never again, and the tables' word is only
+    // read and written atomically.
+    private let storage: Storage
     package let serialNumber = SerialNumber.next()
-    /// The tables of the instances the scope owns (an `OwnedTables`, retained), `0` until the scope first
-    /// owns one: most request scopes resolve no `shared {}` of their own.
-    private let tables = AtomicWord(0)
 
-    private init(valueOverrides: [ValueOverride]) {
-        self.valueOverrides = valueOverrides
+    /// The scope's values, innermost first: the first that matches answers.
+    var valueOverrides: [ValueOverride] {
+        storage.withUnsafeMutablePointers { header, values in
+            Array(UnsafeBufferPointer(start: values, count: header.pointee.count))
+        }
+    }
+
+    /// The word of the tables of the instances the scope owns (an `OwnedTables`, retained), `0` until the
+    /// scope first owns one: most request scopes resolve no `shared {}` of their own. The header is stored
+    /// inline in the buffer, so its address is the same for the buffer's life.
+    private var tables: UnsafeMutablePointer<Int> {
+        storage.withUnsafeMutablePointerToHeader {
+            UnsafeMutableRawPointer($0).advanced(by: MemoryLayout<Header>.offset(of: \.tables)!)
+                .assumingMemoryBound(to: Int.self)
+        }
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
         DiagnosticsWord.register(.overrideSet)
     }
 
     deinit {
         DiagnosticsWord.unregister(.overrideSet)
-        UnsafeRawPointer(bitPattern: tables.loadAcquire()).map { Unmanaged<OwnedTables>.fromOpaque($0).release() }
+        UnsafeRawPointer(bitPattern: dk_atomic_load_acquire(tables)).map {
+            Unmanaged<OwnedTables>.fromOpaque($0).release()
+        }
+    }
+
+    /// How many values follow, and the word of the scope's tables.
+    private struct Header {
+        var count: Int
+        var tables: Int
+    }
+
+    /// The values of a scope, after its header.
+    private final class Storage: ManagedBuffer<Header, ValueOverride> {
+        deinit { _ = withUnsafeMutablePointers { header, values in values.deinitialize(count: header.pointee.count) } }
     }
 
     /// The instances a value scope owns, per container.
     private typealias OwnedTables = Locked<[ObjectIdentifier: OwnedInstances]>
 
     /// The override scope `overrides` make for `container` inside the scope in effect: a value scope when
-    /// they are all valueOverrides and no override set is in effect, an override set otherwise, the scope in
+    /// they are all values and no override set is in effect, an override set otherwise, the scope in
     /// effect when there are none.
     static func scope(_ overrides: [AnyOverride], for container: AnyObject) -> (any ResolutionInterceptor)? {
         let outer = Interception.overrides
@@ -103,32 +133,42 @@ package final class ValueScope: OverrideScope {
         guard let outerValues, outerValues.count + overrides.count <= valueLimit else {
             return OverrideSet.recording({ overrides.compactMap { $0.prepare(container)?.entry } }, outer: outer).set
         }
-        var valueOverrides: [ValueOverride] = []
-        valueOverrides.reserveCapacity(overrides.count + outerValues.count)
-        for index in overrides.indices {
-            switch overrides[index].prepare(container) {
-            case .value(let value): valueOverrides.append(value)
-            case nil: continue  // malformed, and reported
-            case .relative:
-                // The values made so far become the set's first entries, in order: a later override of the
-                // same resolve still wins over them, as it would in a set made at once.
-                let made = valueOverrides
-                return OverrideSet.recording(
-                    { made.compactMap(\.entry) + overrides[index...].compactMap { $0.prepare(container)?.entry } },
-                    outer: outer
-                ).set
+        // Filled in place: a request's values are one allocation.
+        let storage = unsafeDowncast(
+            Storage.create(minimumCapacity: overrides.count + outerValues.count) { _ in Header(count: 0, tables: 0) },
+            to: Storage.self)
+        let relative: Int? = storage.withUnsafeMutablePointers { header, values in
+            for index in overrides.indices {
+                switch overrides[index].prepare(container) {
+                case .value(let value):
+                    (values + header.pointee.count).initialize(to: value)
+                    header.pointee.count += 1
+                case nil: continue  // malformed, and reported
+                case .relative: return index
+                }
             }
+            var made = UnsafeMutableBufferPointer(start: values, count: header.pointee.count)
+            made.reverse()
+            (values + header.pointee.count).initialize(from: outerValues, count: outerValues.count)
+            header.pointee.count += outerValues.count
+            return nil
         }
-        valueOverrides.reverse()
-        if !outerValues.isEmpty { valueOverrides.append(contentsOf: outerValues) }
-        return ValueScope(valueOverrides: valueOverrides)
+        guard let relative else { return ValueScope(storage: storage) }
+        // The values made so far become the set's first entries, in order: a later override of the same
+        // resolve still wins over them, as it would in a set made at once.
+        let made = storage.withUnsafeMutablePointers { header, values in
+            UnsafeBufferPointer(start: values, count: header.pointee.count).compactMap(\.entry)
+        }
+        return OverrideSet.recording(
+            { made + overrides[relative...].compactMap { $0.prepare(container)?.entry } }, outer: outer
+        ).set
     }
 
     package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
         guard let index = index(of: name, type: ObjectIdentifier(T.self), container: ObjectIdentifier(container)) else {
             return nil
         }
-        let value = valueOverrides[index].value.value
+        let value = storage.withUnsafeMutablePointerToElements { $0[index].value.value }
         // Of the resolve's own type (not an existential it fits), the value is taken out as it is, not cast.
         guard ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) else { return value as? T }
         func take<Stored>(_ stored: Stored) -> T { unsafeBitCast(stored, to: T.self) }
@@ -141,17 +181,15 @@ package final class ValueScope: OverrideScope {
 
     /// Where the innermost value that answers the resolve is.
     private func index(of name: String, type: ObjectIdentifier, container: ObjectIdentifier) -> Int? {
-        // By index, reading the fields in place: a loop over the valueOverrides would copy each.
-        var index = 0
-        while index < valueOverrides.count {
-            if valueOverrides[index].key.container == container, valueOverrides[index].key.type == type,
-                valueOverrides[index].key.name == name
+        storage.withUnsafeMutablePointers { header, values in
+            for index in 0..<header.pointee.count
+            where values[index].key.container == container && values[index].key.type == type
+                && values[index].key.name == name
             {
                 return index
             }
-            index += 1
+            return nil
         }
-        return nil
     }
 
     package func instances(for container: DependencyContainer) -> OwnedInstances? {
@@ -161,12 +199,12 @@ package final class ValueScope: OverrideScope {
     /// The scope's tables, made by the first resolution that needs one; another made at the same time is
     /// dropped.
     private var ownedTables: OwnedTables {
-        if let made = UnsafeRawPointer(bitPattern: tables.loadAcquire()) {
+        if let made = UnsafeRawPointer(bitPattern: dk_atomic_load_acquire(tables)) {
             return Unmanaged<OwnedTables>.fromOpaque(made).takeUnretainedValue()
         }
         let made = Unmanaged.passRetained(OwnedTables([:]))
         var found = 0
-        if dk_atomic_compare_exchange(tables.word, &found, Int(bitPattern: made.toOpaque())) {
+        if dk_atomic_compare_exchange(tables, &found, Int(bitPattern: made.toOpaque())) {
             return made.takeUnretainedValue()
         }
         made.release()
