@@ -615,6 +615,21 @@ final class TwoNamesSubclass: TwoNamesCore, @unchecked Sendable {
         }
     }
 
+    @Test func aSlotHoldingAnotherKeysSelectionAnswersOnlyItsOwnKey() {
+        // One entry point on two container classes shares a slot: the first remembered is published there,
+        // the second is found in the table, and neither answers for the other.
+        let entryPoint = UInt.random(in: 1 << 40..<1 << 41) << 4
+        func key(_ container: TwoNamesCore.Type) -> RecordedSelections.Key {
+            .init(entryPoint: entryPoint, container: ObjectIdentifier(container), value: ObjectIdentifier(String.self))
+        }
+        #expect(RecordedSelections.selection(for: key(TwoNamesCore.self)) == nil)
+        RecordedSelections.remember("resolveFirst()", for: key(TwoNamesCore.self))
+        #expect(RecordedSelections.selection(for: key(TwoNamesSubclass.self)) == nil)
+        RecordedSelections.remember("resolveSecond()", for: key(TwoNamesSubclass.self))
+        #expect(RecordedSelections.selection(for: key(TwoNamesCore.self)) == "resolveFirst()")
+        #expect(RecordedSelections.selection(for: key(TwoNamesSubclass.self)) == "resolveSecond()")
+    }
+
     @Test func oneCallSiteAnswersEachScopeItsOwnValueOnEveryContainerClass() async {
         func requestOverride(_ id: Int) -> DependencyContainer.Override<TwoNamesCore> {
             .override({ $0.resolveSecond() }, with: "request \(id)")
