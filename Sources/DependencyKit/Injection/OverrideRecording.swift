@@ -56,7 +56,7 @@ final class OverrideRecording: ResolutionInterceptor {
 
     /// Records a resolution the closure made itself and answers it as the mode says; one it does not
     /// answer runs as written, in the scope around the closure.
-    func answer<R>(_ name: String, of _: R.Type, container: AnyObject, base: inout InterceptorBase?) -> R? {
+    func answer<R>(_ name: String, of _: R.Type, container: AnyObject, base: inout InterceptorBase?) -> Any? {
         let isFirst = calls.withLock { $0.isEmpty }
         func record(_ answer: R?, isExact: Bool = true) {
             let call = Call(

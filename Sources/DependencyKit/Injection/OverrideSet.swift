@@ -236,14 +236,14 @@ package final class OverrideSet: OverrideScope {
     /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written: a value
     /// override with its value, a relative one with its transform of the resolve's base, served in the view
     /// below its entry. Relative overrides waiting in the resolution's bucket are found first.
-    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> Any? {
         let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(T.self), name: name)
         let found = identifyPending(answering: key)
         guard let entry = inEffect(key, of: container) else { return nil }
-        guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?) }
+        guard case .relative = entry.answer else { return finish(entry, key, container, base: nil as T?).map { $0 } }
         let below = view(below: entry.order, for: key)
         if found?.entry === entry, let exact = found?.base.value as? T {
-            return finish(entry, key, container, base: exact, in: below)
+            return finish(entry, key, container, base: exact, in: below).map { $0 }
         }
         base = InterceptorBase(overrides: below) { self.finish(entry, key, container, base: $0 as? T, in: below) }
         return nil

@@ -164,15 +164,11 @@ package final class ValueScope: OverrideScope, @unchecked Sendable {
         ).set
     }
 
-    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
-        guard let index = index(of: name, type: ObjectIdentifier(T.self), container: ObjectIdentifier(container)) else {
-            return nil
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> Any? {
+        // The value was made as a `T` for this very key, so it is one.
+        index(of: name, type: ObjectIdentifier(T.self), container: ObjectIdentifier(container)).map { index in
+            storage.withUnsafeMutablePointerToElements { $0[index].value.value }
         }
-        let value = storage.withUnsafeMutablePointerToElements { $0[index].value.value }
-        // Of the resolve's own type (not an existential it fits), the value is taken out as it is, not cast.
-        guard ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) else { return value as? T }
-        func take<Stored>(_ stored: Stored) -> T { unsafeBitCast(stored, to: T.self) }
-        return _openExistential(value, do: take)
     }
 
     package func mayAnswer(_ name: String, of type: ObjectIdentifier, container: ObjectIdentifier) -> Bool {

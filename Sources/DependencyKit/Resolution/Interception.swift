@@ -15,10 +15,11 @@ internal import _DependencyKitShims
 /// What a plug-in wants from the layers above this one (the test guard's reports of installs, of escaped
 /// `dependencies(as:)` reads, of malformed overrides) is declared there (`InjectionObserver`).
 package protocol ResolutionInterceptor: AnyObject, Sendable {
-    /// Answers a resolution instead of its builder, or returns `nil` to let it run as written, or to have it
-    /// serve its base first when the interceptor sets `base`: one synchronous decision for synchronous and
-    /// asynchronous resolutions alike, which serve a base each in its own form.
-    func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T?
+    /// Answers a resolution instead of its builder with a `T`, or returns `nil` to let it run as written, or to
+    /// have it serve its base first when the interceptor sets `base`: one synchronous decision for synchronous
+    /// and asynchronous resolutions alike, which serve a base each in its own form. The answer is returned as
+    /// `Any`, not as a `T?`, whose generic metadata the resolution would make on every answer (a request's value).
+    func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> Any?
 
     /// Whether ``answer(_:of:container:base:)`` may do anything for this resolution: `false` skips it. Not
     /// generic, so that a resolution the interceptor leaves alone makes no generic metadata for its type (a
@@ -46,7 +47,7 @@ package struct InterceptorBase {
 }
 
 extension ResolutionInterceptor {
-    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> T? {
+    package func answer<T>(_ name: String, of _: T.Type, container: AnyObject, base: inout InterceptorBase?) -> Any? {
         nil
     }
 
