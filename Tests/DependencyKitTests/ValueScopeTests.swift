@@ -143,6 +143,31 @@ private var scopeForm: String {
         #expect(deepest.user == "lin")
     }
 
+    @Test func aThousandNestedValueScopesAnswerInnermostFirstAndFreeWhatTheyOwn() {
+        // Past the limit the scopes become sets, each taking the values around it: every level sees its own
+        // request ID and the outermost user, and the instance the innermost owns is gone with the scopes.
+        let app = CoreNotes()
+        weak var owned: NoteStore?
+        func nest(_ depth: Int) -> Int {
+            guard depth <= 1_000 else {
+                let store = notesInjector.dependencies.resolveScopedNoteStore()
+                owned = store
+                return store === notesInjector.dependencies.resolveScopedNoteStore() ? 0 : 1
+            }
+            return notesInjector.withOverrides(.override({ $0.resolveRequestID() }, with: "d\(depth)")) {
+                let recorder = notesInjector.dependencies.resolveRecorder()
+                let wrong = recorder.requestID == "d\(depth)" && recorder.user == "lin" ? 0 : 1
+                return wrong + nest(depth + 1)
+            }
+        }
+        let wrong = withDependencies(app) {
+            notesInjector.withOverrides(.override({ $0.resolveUser() }, with: "lin")) { nest(1) }
+        }
+        #expect(wrong == 0)
+        #expect(owned == nil)
+        #expect(app.storeBuilds.loadAcquire() == 1)
+    }
+
     @Test func aValueScopeOwnsTheSharedInstancesResolvedInItAndFreesThemWhenItEnds() async {
         let app = CoreNotes()
         weak var owned: NoteStore?
