@@ -24,7 +24,7 @@ internal import _DependencyKitShims
 ///
 /// `@unchecked Sendable` is sound here: `state`, `creations` and `waitedFor` are only touched with the
 /// mutex held (which lives at a stable heap address), except that a settled cell's `state`, never
-/// written again, is read after an acquire load of `settled` (see ``settle()``). Callers store only
+/// written again, is read after an acquire load of `settled` (see ``settled``). Callers store only
 /// values that are `Sendable` (or weak references to them).
 @usableFromInline
 package final class OnceCell<Value>: @unchecked Sendable {
@@ -44,7 +44,14 @@ package final class OnceCell<Value>: @unchecked Sendable {
     /// Whether a thread has waited for the creation in progress (and so registered it with
     /// ``CreationWaits``); guarded by the lock.
     private var waitedFor = false
-    /// `1` once the cell holds a value that will never be replaced; see ``settle()``.
+    /// `1` once a creation has stored a value, with a release store after the write of `state`.
+    ///
+    /// Only ``value(describedBy:make:)`` reads it: its `read` never rejects the stored value, so once
+    /// `.ready` the state is never written again, and reading it without the mutex after the acquire
+    /// load of `settled` is ordered after the write. A cell is used either only through that method or
+    /// only through ``value(describedBy:read:make:)`` — the callers key them apart (`SharedKey.Kind`,
+    /// one cell per factory) — never through both; a cell whose `read` may reject (a weak reference)
+    /// is settled too, but nothing reads its `settled`.
     @usableFromInline
     let settled = AtomicWord(0)
 
@@ -153,6 +160,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         defer {
             mutex.lock()
             state = stored.map(State.ready) ?? .empty
+            if stored != nil { settled.storeRelease(1) }
             if waitedFor {
                 waitedFor = false
                 CreationWaits.ended(cell)
@@ -181,28 +189,9 @@ extension OnceCell {
             return stored
         }
         let stored: (Value) -> Value? = { $0 }
-        let result = try value(describedBy: describe, read: stored) {
+        return try value(describedBy: describe, read: stored) {
             let made = try make()
             return (made, made)
         }
-        settle()
-        return result
-    }
-
-    /// Marks the cell settled if it holds a value, so that later reads skip the lock.
-    ///
-    /// Only ``value(describedBy:make:)`` settles a cell: its `read` never rejects the stored value,
-    /// so once `.ready` the state is never written again, and reading it without the mutex after
-    /// the acquire load of `settled` is ordered after the write (the write happened before an unlock,
-    /// this lock synchronises with that unlock, and the release store publishes it). A cell is used
-    /// either only through that method or only through ``value(describedBy:read:make:)`` — the
-    /// callers key them apart (`SharedKey.Kind`, one cell per factory) — never through both.
-    @usableFromInline
-    func settle() {
-        mutex.lock()
-        if case .ready = state {
-            settled.storeRelease(1)
-        }
-        mutex.unlock()
     }
 }
