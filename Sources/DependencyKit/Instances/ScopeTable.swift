@@ -174,15 +174,8 @@ package final class ScopeTable: @unchecked Sendable {
         for entry in published.entries {
             if let slot = entry.cell as? ScopeSlot, slot.hasEnded { ended.insert(entry.key.scope) }
         }
-        var removed: [AnyObject] = []
-        if !ended.isEmpty {
-            var kept: [SharedInstances.Entry] = []
-            kept.reserveCapacity(published.entries.count - ended.count)
-            for entry in published.entries {
-                if ended.contains(entry.key.scope) { removed.append(entry) } else { kept.append(entry) }
-            }
-            published.entries = kept
-        }
+        let removed: [AnyObject] = published.entries.filter { ended.contains($0.key.scope) }
+        published.entries.removeAll { ended.contains($0.key.scope) }
         published.sweepAt = max(minimumSweep, 2 * published.entries.count)
         return removed
     }
