@@ -81,13 +81,20 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         }
     }
 
+    /// Creates the value as the one creator, then stores it (or empties the cell after a failure) and
+    /// wakes the waiters.
     private func create<Failure: Error>(
         isolation: isolated (any Actor)?,
         _ make: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         let made = await AsyncCreation.$cells.outcome(
             binding: AsyncCreation.cells + [ObjectIdentifier(self)], isolation: isolation, make)
-        finish(with: try? made.get())
+        let waiters: [Int: CheckedContinuation<Bool, Never>] = state.withLock { state in
+            guard case .creating(let waiters) = state.phase else { return [:] }
+            state.phase = (try? made.get()).map(Phase.ready) ?? .empty
+            return waiters
+        }
+        for continuation in waiters.values { continuation.resume(returning: false) }
         return try made.get()
     }
 
@@ -161,16 +168,6 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
                 )
             }
         }
-    }
-
-    /// Stores the created value (or empties the cell after a failure) and wakes the waiters.
-    private func finish(with value: Value?) {
-        let waiters: [Int: CheckedContinuation<Bool, Never>] = state.withLock { state in
-            guard case .creating(let waiters) = state.phase else { return [:] }
-            state.phase = value.map(Phase.ready) ?? .empty
-            return waiters
-        }
-        for continuation in waiters.values { continuation.resume(returning: false) }
     }
 }
 
