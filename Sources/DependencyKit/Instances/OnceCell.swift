@@ -102,53 +102,48 @@ package final class OnceCell<Value>: @unchecked Sendable {
         var reported = false
         mutex.lock()
         waiting: while true {
-            switch state {
-            case .ready(let stored):
-                if let result = read(stored) {
-                    mutex.unlock()
-                    return result
-                }
-                break waiting
-            case .empty:
-                break waiting
-            case .creating(let owner):
-                if owner == me {
-                    mutex.unlock()
-                    fatalError(
-                        "Dependency cycle: \(describe()) was requested again while it was being created"
-                    )
-                }
-                waitedFor = true
-                if let circle = CreationWaits.wait(me, for: cell, createdBy: owner, describedBy: describe) {
-                    mutex.unlock()
-                    fatalError(
-                        "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
-                            + "each creation waits for the next one, which is being created on another thread"
-                    )
-                }
-                // A creation that hands work synchronously to another thread which then asks for this
-                // value (`DispatchQueue.main.sync`) is a circle this table cannot see: the creator waits
-                // in the queue, not on a cell. Nor can it be told from a creation that is only slow, so
-                // a long wait is reported once and goes on.
-                let now = CreationWaits.monotonicMilliseconds()
-                if waitedCreation != creations {
-                    waitedCreation = creations
-                    waitingSince = now
-                    reported = false
-                }
-                let limit = CreationWaits.waitLimitMilliseconds
-                if !reported && now - waitingSince >= limit {
-                    reported = true
-                    CreationWaits.stopWaiting(me)
-                    mutex.unlock()
-                    CreationWaits.reportLongWait(
-                        CreationWaits.longWaitMessage(describe(), waitedMilliseconds: now - waitingSince))
-                    mutex.lock()
-                    continue waiting
-                }
-                mutex.wait(milliseconds: reported ? limit : limit - (now - waitingSince))
-                CreationWaits.stopWaiting(me)
+            // A value `read` accepts is the result; a value it rejects, or none, is created here.
+            if case .ready(let stored) = state, let result = read(stored) {
+                mutex.unlock()
+                return result
             }
+            guard case .creating(let owner) = state else { break waiting }
+            if owner == me {
+                mutex.unlock()
+                fatalError(
+                    "Dependency cycle: \(describe()) was requested again while it was being created"
+                )
+            }
+            waitedFor = true
+            if let circle = CreationWaits.wait(me, for: cell, createdBy: owner, describedBy: describe) {
+                mutex.unlock()
+                fatalError(
+                    "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
+                        + "each creation waits for the next one, which is being created on another thread"
+                )
+            }
+            // A creation that hands work synchronously to another thread which then asks for this
+            // value (`DispatchQueue.main.sync`) is a circle this table cannot see: the creator waits
+            // in the queue, not on a cell. Nor can it be told from a creation that is only slow, so
+            // a long wait is reported once and goes on.
+            let now = CreationWaits.monotonicMilliseconds()
+            if waitedCreation != creations {
+                waitedCreation = creations
+                waitingSince = now
+                reported = false
+            }
+            let limit = CreationWaits.waitLimitMilliseconds
+            if !reported && now - waitingSince >= limit {
+                reported = true
+                CreationWaits.stopWaiting(me)
+                mutex.unlock()
+                CreationWaits.reportLongWait(
+                    CreationWaits.longWaitMessage(describe(), waitedMilliseconds: now - waitingSince))
+                mutex.lock()
+                continue waiting
+            }
+            mutex.wait(milliseconds: reported ? limit : limit - (now - waitingSince))
+            CreationWaits.stopWaiting(me)
         }
         state = .creating(owner: me)
         creations &+= 1
