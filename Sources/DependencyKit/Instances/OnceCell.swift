@@ -83,11 +83,11 @@ package final class OnceCell<Value>: @unchecked Sendable {
             mutex.unlock()
             return result
         }
-        mutex.unlock()
         return try waitOrCreate(describedBy: describe, read: read, make: make)
     }
 
-    /// The slow path of ``value(describedBy:read:make:)``: wait for another creator, or create.
+    /// The slow path of ``value(describedBy:read:make:)``: wait for another creator, or create. Call
+    /// with the mutex held; it is released before this returns or runs `make`.
     @usableFromInline
     func waitOrCreate<Result>(
         describedBy describe: () -> String,
@@ -100,7 +100,6 @@ package final class OnceCell<Value>: @unchecked Sendable {
         var waitedCreation = 0
         var waitingSince = 0
         var reported = false
-        mutex.lock()
         waiting: while true {
             // A value `read` accepts is the result; a value it rejects, or none, is created here.
             if case .ready(let stored) = state, let result = read(stored) {
