@@ -58,7 +58,7 @@ IGNORED = {
     "owner", "outer", "root", "previous", "storage", "cycle", "factory", "registry", "configurator", "describe",
     "generation", "matches", "load", "depth", "step", "implementer", "succeeded", "broadcast", "destroy",
     "address", "keep", "shortcut", "value", "current", "count", "parent", "key", "container", "first", "last",
-    "message",
+    "message", "result",
 }
 
 

@@ -14,18 +14,10 @@
 /// ``CreationWaits/waitLimitMilliseconds`` is reported once, naming the value, and goes on.
 @usableFromInline
 package final class AsyncOnceCell<Value: Sendable>: Sendable {
-    /// How a waiter's suspension ends.
-    private enum Outcome: Sendable {
-        case value(Value)
-        /// The creation failed: try again, perhaps as the creator.
-        case retry
-        case cancelled
-    }
-
     private enum Phase {
         case empty
-        /// The suspended waiters, by id.
-        case creating(waiters: [Int: CheckedContinuation<Outcome, Never>])
+        /// The suspended waiters, by id, each resumed with whether its wait was cancelled.
+        case creating(waiters: [Int: CheckedContinuation<Bool, Never>])
         case ready(Value)
     }
 
@@ -73,14 +65,11 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
             // Only a caller whose error type can carry `CancellationError` may stop early; the
             // others have no way to report it, so they keep waiting.
             let cancellation = CancellationError() as? Failure
-            switch await wait(waiter, describedBy: describe(), cancellable: cancellation != nil, isolation: isolation) {
-            case .value(let value):
-                return value
-            case .retry:
-                continue
-            case .cancelled:
-                if let cancellation { throw cancellation }
-            }
+            // A wait that was not cancelled ended with the creation: look again, and take the value
+            // or, if the creation failed, perhaps create.
+            let cancelled = await wait(
+                waiter, describedBy: describe(), cancellable: cancellation != nil, isolation: isolation)
+            if cancelled, let cancellation { throw cancellation }
         }
     }
 
@@ -92,24 +81,32 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         }
     }
 
+    /// Creates the value as the one creator, then stores it (or empties the cell after a failure) and
+    /// wakes the waiters.
     private func create<Failure: Error>(
         isolation: isolated (any Actor)?,
         _ make: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         let made = await AsyncCreation.$cells.outcome(
             binding: AsyncCreation.cells + [ObjectIdentifier(self)], isolation: isolation, make)
-        finish(with: try? made.get())
+        let waiters: [Int: CheckedContinuation<Bool, Never>] = state.withLock { state in
+            guard case .creating(let waiters) = state.phase else { return [:] }
+            state.phase = (try? made.get()).map(Phase.ready) ?? .empty
+            return waiters
+        }
+        for continuation in waiters.values { continuation.resume(returning: false) }
         return try made.get()
     }
 
     /// Suspends until the creation under way ends or, if `cancellable`, the task is cancelled;
     /// reports the wait if it outlasts the wait limit.
+    /// - Returns: Whether the wait ended because the task was cancelled.
     private func wait(
         _ id: Int,
         describedBy description: String,
         cancellable: Bool,
         isolation: isolated (any Actor)?
-    ) async -> Outcome {
+    ) async -> Bool {
         let watchdog = watch(id, describedBy: description)
         defer { watchdog.cancel() }
         return await withTaskCancellationHandler(
@@ -117,18 +114,12 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
                 await withCheckedContinuation(isolation: isolation) { continuation in
                     // Checked under the lock that ``cancel(_:)`` takes: a cancellation that came before
                     // this check finds no continuation, and one that comes after finds this one.
-                    let immediate: Outcome? = state.withLock { state in
-                        if cancellable && Task.isCancelled { return .cancelled }
-                        switch state.phase {
-                        case .creating(var waiters):
-                            waiters[id] = continuation
-                            state.phase = .creating(waiters: waiters)
-                            return nil
-                        case .ready(let value):
-                            return .value(value)
-                        case .empty:
-                            return .retry
-                        }
+                    let immediate: Bool? = state.withLock { state in
+                        if cancellable && Task.isCancelled { return true }
+                        guard case .creating(var waiters) = state.phase else { return false }
+                        waiters[id] = continuation
+                        state.phase = .creating(waiters: waiters)
+                        return nil
                     }
                     if let immediate { continuation.resume(returning: immediate) }
                 }
@@ -138,16 +129,16 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
         )
     }
 
-    /// Wakes waiter `id` with `.cancelled` if it is suspended (one that has not suspended yet sees its
+    /// Wakes waiter `id` as cancelled if it is suspended (one that has not suspended yet sees its
     /// task cancelled and does not).
     private func cancel(_ id: Int) {
-        let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
+        let continuation: CheckedContinuation<Bool, Never>? = state.withLock { state in
             guard case .creating(var waiters) = state.phase, let continuation = waiters.removeValue(forKey: id)
             else { return nil }
             state.phase = .creating(waiters: waiters)
             return continuation
         }
-        continuation?.resume(returning: .cancelled)
+        continuation?.resume(returning: true)
     }
 
     /// Reports the wait if waiter `id` is still suspended after the wait limit.
@@ -177,17 +168,6 @@ package final class AsyncOnceCell<Value: Sendable>: Sendable {
                 )
             }
         }
-    }
-
-    /// Stores the created value (or empties the cell after a failure) and wakes the waiters.
-    private func finish(with value: Value?) {
-        let waiters: [Int: CheckedContinuation<Outcome, Never>] = state.withLock { state in
-            guard case .creating(let waiters) = state.phase else { return [:] }
-            state.phase = value.map(Phase.ready) ?? .empty
-            return waiters
-        }
-        let outcome: Outcome = value.map(Outcome.value) ?? .retry
-        for continuation in waiters.values { continuation.resume(returning: outcome) }
     }
 }
 

@@ -35,15 +35,13 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
     /// Shared by every copy of one lifetime; gone when the last copy is.
     final class Token: Sendable {}
 
-    private static let nextID = AtomicWord(0)
-
     /// Creates a lifetime distinct from every other lifetime in the process.
     /// - Parameters:
     ///   - name: The lifetime's name in diagnostics; where it is declared when omitted.
     ///   - fileID: Names an unnamed lifetime; leave the default.
     ///   - line: Names an unnamed lifetime; leave the default.
     public init(_ name: String? = nil, fileID: String = #fileID, line: UInt = #line) {
-        id = Self.nextID.add(1) + 1
+        id = Int(truncatingIfNeeded: SerialNumber.next())
         self.name = name ?? "\(fileID):\(line)"
         token = Token()
     }

@@ -24,7 +24,7 @@ internal import _DependencyKitShims
 ///
 /// `@unchecked Sendable` is sound here: `state`, `creations` and `waitedFor` are only touched with the
 /// mutex held (which lives at a stable heap address), except that a settled cell's `state`, never
-/// written again, is read after an acquire load of `settled` (see ``settle()``). Callers store only
+/// written again, is read after an acquire load of `settled` (see ``settled``). Callers store only
 /// values that are `Sendable` (or weak references to them).
 @usableFromInline
 package final class OnceCell<Value>: @unchecked Sendable {
@@ -44,7 +44,14 @@ package final class OnceCell<Value>: @unchecked Sendable {
     /// Whether a thread has waited for the creation in progress (and so registered it with
     /// ``CreationWaits``); guarded by the lock.
     private var waitedFor = false
-    /// `1` once the cell holds a value that will never be replaced; see ``settle()``.
+    /// `1` once a creation has stored a value, with a release store after the write of `state`.
+    ///
+    /// Only ``value(describedBy:make:)`` reads it: its `read` never rejects the stored value, so once
+    /// `.ready` the state is never written again, and reading it without the mutex after the acquire
+    /// load of `settled` is ordered after the write. A cell is used either only through that method or
+    /// only through ``value(describedBy:read:make:)`` — the callers key them apart (`SharedKey.Kind`,
+    /// one cell per factory) — never through both; a cell whose `read` may reject (a weak reference)
+    /// is settled too, but nothing reads its `settled`.
     @usableFromInline
     let settled = AtomicWord(0)
 
@@ -76,11 +83,11 @@ package final class OnceCell<Value>: @unchecked Sendable {
             mutex.unlock()
             return result
         }
-        mutex.unlock()
         return try waitOrCreate(describedBy: describe, read: read, make: make)
     }
 
-    /// The slow path of ``value(describedBy:read:make:)``: wait for another creator, or create.
+    /// The slow path of ``value(describedBy:read:make:)``: wait for another creator, or create. Call
+    /// with the mutex held; it is released before this returns or runs `make`.
     @usableFromInline
     func waitOrCreate<Result>(
         describedBy describe: () -> String,
@@ -93,55 +100,49 @@ package final class OnceCell<Value>: @unchecked Sendable {
         var waitedCreation = 0
         var waitingSince = 0
         var reported = false
-        mutex.lock()
         waiting: while true {
-            switch state {
-            case .ready(let stored):
-                if let result = read(stored) {
-                    mutex.unlock()
-                    return result
-                }
-                break waiting
-            case .empty:
-                break waiting
-            case .creating(let owner):
-                if owner == me {
-                    mutex.unlock()
-                    fatalError(
-                        "Dependency cycle: \(describe()) was requested again while it was being created"
-                    )
-                }
-                waitedFor = true
-                if let circle = CreationWaits.wait(me, for: cell, createdBy: owner, describedBy: describe) {
-                    mutex.unlock()
-                    fatalError(
-                        "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
-                            + "each creation waits for the next one, which is being created on another thread"
-                    )
-                }
-                // A creation that hands work synchronously to another thread which then asks for this
-                // value (`DispatchQueue.main.sync`) is a circle this table cannot see: the creator waits
-                // in the queue, not on a cell. Nor can it be told from a creation that is only slow, so
-                // a long wait is reported once and goes on.
-                let now = CreationWaits.monotonicMilliseconds()
-                if waitedCreation != creations {
-                    waitedCreation = creations
-                    waitingSince = now
-                    reported = false
-                }
-                let limit = CreationWaits.waitLimitMilliseconds
-                if !reported && now - waitingSince >= limit {
-                    reported = true
-                    CreationWaits.stopWaiting(me)
-                    mutex.unlock()
-                    CreationWaits.reportLongWait(
-                        CreationWaits.longWaitMessage(describe(), waitedMilliseconds: now - waitingSince))
-                    mutex.lock()
-                    continue waiting
-                }
-                mutex.wait(milliseconds: reported ? limit : limit - (now - waitingSince))
-                CreationWaits.stopWaiting(me)
+            // A value `read` accepts is the result; a value it rejects, or none, is created here.
+            if case .ready(let stored) = state, let result = read(stored) {
+                mutex.unlock()
+                return result
             }
+            guard case .creating(let owner) = state else { break waiting }
+            if owner == me {
+                mutex.unlock()
+                fatalError(
+                    "Dependency cycle: \(describe()) was requested again while it was being created"
+                )
+            }
+            waitedFor = true
+            if let circle = CreationWaits.wait(me, for: cell, createdBy: owner, describedBy: describe) {
+                mutex.unlock()
+                fatalError(
+                    "Dependency cycle across threads: \(circle.joined(separator: " → ")); "
+                        + "each creation waits for the next one, which is being created on another thread"
+                )
+            }
+            // A creation that hands work synchronously to another thread which then asks for this
+            // value (`DispatchQueue.main.sync`) is a circle this table cannot see: the creator waits
+            // in the queue, not on a cell. Nor can it be told from a creation that is only slow, so
+            // a long wait is reported once and goes on.
+            let now = CreationWaits.monotonicMilliseconds()
+            if waitedCreation != creations {
+                waitedCreation = creations
+                waitingSince = now
+                reported = false
+            }
+            let limit = CreationWaits.waitLimitMilliseconds
+            if !reported && now - waitingSince >= limit {
+                reported = true
+                CreationWaits.stopWaiting(me)
+                mutex.unlock()
+                CreationWaits.reportLongWait(
+                    CreationWaits.longWaitMessage(describe(), waitedMilliseconds: now - waitingSince))
+                mutex.lock()
+                continue waiting
+            }
+            mutex.wait(milliseconds: reported ? limit : limit - (now - waitingSince))
+            CreationWaits.stopWaiting(me)
         }
         state = .creating(owner: me)
         creations &+= 1
@@ -153,6 +154,7 @@ package final class OnceCell<Value>: @unchecked Sendable {
         defer {
             mutex.lock()
             state = stored.map(State.ready) ?? .empty
+            if stored != nil { settled.storeRelease(1) }
             if waitedFor {
                 waitedFor = false
                 CreationWaits.ended(cell)
@@ -181,28 +183,9 @@ extension OnceCell {
             return stored
         }
         let stored: (Value) -> Value? = { $0 }
-        let result = try value(describedBy: describe, read: stored) {
+        return try value(describedBy: describe, read: stored) {
             let made = try make()
             return (made, made)
         }
-        settle()
-        return result
-    }
-
-    /// Marks the cell settled if it holds a value, so that later reads skip the lock.
-    ///
-    /// Only ``value(describedBy:make:)`` settles a cell: its `read` never rejects the stored value,
-    /// so once `.ready` the state is never written again, and reading it without the mutex after
-    /// the acquire load of `settled` is ordered after the write (the write happened before an unlock,
-    /// this lock synchronises with that unlock, and the release store publishes it). A cell is used
-    /// either only through that method or only through ``value(describedBy:read:make:)`` — the
-    /// callers key them apart (`SharedKey.Kind`, one cell per factory) — never through both.
-    @usableFromInline
-    func settle() {
-        mutex.lock()
-        if case .ready = state {
-            settled.storeRelease(1)
-        }
-        mutex.unlock()
     }
 }

@@ -93,12 +93,13 @@ package final class ScopeTable: @unchecked Sendable {
             ._withUnsafeGuaranteedRef { $0.probe(for: key) }
     }
 
-    /// The instance of the scoped cell for `key` in the table at `address`, or `nil` when there is
-    /// no cell or its generation has no instance yet: the hit path of a scoped resolve, which
-    /// retains neither the table nor the cell (on two threads, each retain is one more write to a
-    /// reference count both threads share).
+    /// The instance of the scoped cell for `key` in the table at `address` (``SharedInstances/scopeTableAddress``),
+    /// or `nil` when there is no table, no cell or its generation has no instance yet: the hit path of
+    /// a scoped resolve, sync and async, which retains neither the table nor the cell (on two threads,
+    /// each retain is one more write to a reference count both threads share).
     @inlinable @inline(__always)
     static func instance<Value: Sendable>(inTableAt address: Int, for key: SharedKey, as _: Value.Type) -> Value? {
+        guard _fastPath(address != 0) else { return nil }
         let words = Unmanaged<ScopeTable>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
             ._withUnsafeGuaranteedRef { $0.words }
         return window(words) {
@@ -132,14 +133,13 @@ package final class ScopeTable: @unchecked Sendable {
         return cell(for: key) { ScopeSlot(scope: scope, table: self) }
     }
 
-    /// The cell of a scoped call site in `scope`, made on its first resolve: the miss of the lookup in
-    /// ``DependencyContainer/shared(in:_:fileID:line:column:_:)``.
+    /// The cell of a scoped call site in `scope`, made on its first resolve: the miss path of
+    /// ``DependencyContainer/shared(in:_:fileID:line:column:_:)``, after ``instance(inTableAt:for:as:)``.
     @usableFromInline
     func scopedCell<Value: Sendable>(for key: SharedKey, in scope: Lifetime) -> ScopedCell<Value> {
-        if let found = existingCell(for: key, as: ScopedCell<Value>.self) { return found }
         // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
         let slot = slot(for: scope)
-        return cell(for: key) { ScopedCell<Value>(slot: slot, table: self) }
+        return cell(for: key) { ScopedCell<Value>(slot: slot) }
     }
 
     /// Inserts the cell `makeCell` returns for `key`, unless one is there already (`makeCell` is engine
@@ -174,15 +174,8 @@ package final class ScopeTable: @unchecked Sendable {
         for entry in published.entries {
             if let slot = entry.cell as? ScopeSlot, slot.hasEnded { ended.insert(entry.key.scope) }
         }
-        var removed: [AnyObject] = []
-        if !ended.isEmpty {
-            var kept: [SharedInstances.Entry] = []
-            kept.reserveCapacity(published.entries.count - ended.count)
-            for entry in published.entries {
-                if ended.contains(entry.key.scope) { removed.append(entry) } else { kept.append(entry) }
-            }
-            published.entries = kept
-        }
+        let removed: [AnyObject] = published.entries.filter { ended.contains($0.key.scope) }
+        published.entries.removeAll { ended.contains($0.key.scope) }
         published.sweepAt = max(minimumSweep, 2 * published.entries.count)
         return removed
     }

@@ -26,8 +26,8 @@ package final class ScopeSlot: @unchecked Sendable {
     /// The scope, held weakly: `nil` once the scope has ended (see ``ScopeTable``).
     private weak var token: Lifetime.Token?
     /// The table that holds this slot: it lives as long as the container, and every caller of the
-    /// slot is running a resolve or a reset of that container.
-    private unowned let table: ScopeTable
+    /// slot (and of its cells) is running a resolve or a reset of that container.
+    unowned let table: ScopeTable
 
     init(scope: Lifetime, table: ScopeTable) {
         token = scope.token
@@ -139,10 +139,6 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     /// The current instance; see the type's discussion.
     @usableFromInline
     let words: UnsafeMutablePointer<Int>
-    /// The table's epoch and reader counters (``ScopeTable/words``); the table lives as long as the
-    /// container, and every reader of this cell is running a resolve of that container.
-    @usableFromInline
-    let readers: UnsafeMutablePointer<Int>
     /// Safe to hold unowned: the container's table keeps the slot as long as this cell, and removes
     /// both only once their scope has ended, when no resolve can reach this cell any more.
     @usableFromInline
@@ -152,10 +148,9 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     var creation: (any AnyObject & Sendable)?
 
     /// Makes the cell and registers it with its slot, whose resets then end its generations.
-    init(slot: ScopeSlot, table: ScopeTable) {
+    init(slot: ScopeSlot) {
         words = .allocate(capacity: 1)
         words.initialize(to: 0)
-        readers = table.words
         self.slot = slot
         slot.register(self)
     }
@@ -171,13 +166,8 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
         Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
     }
 
-    /// The current generation's instance, or `nil` when it has not been made (or published) yet.
-    @inlinable
-    func instance() -> Value? {
-        ScopeTable.window(readers) { instanceInWindow() }
-    }
-
-    /// ``instance()`` for a caller already inside a readers' window of the cell's table.
+    /// The current generation's instance, or `nil` when it has not been made (or published) yet; call
+    /// inside a readers' window of the cell's table (``ScopeTable/instance(inTableAt:for:as:)``).
     @inlinable
     func instanceInWindow() -> Value? {
         let raw = dk_atomic_load_seq_cst(words)
@@ -187,9 +177,8 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     /// Runs `body` inside a readers' window with the instance word: the box it points to, if any,
     /// is not released before `body` returns. `body` must not run user code, take the slot's lock
     /// or wait for anything a reset does (tests pause in it, to hold a reset).
-    @inlinable
     func read<Result>(_ body: (_ instanceWord: Int) -> Result) -> Result {
-        ScopeTable.window(readers) { body(dk_atomic_load_seq_cst(words)) }
+        ScopeTable.window(slot.table.words) { body(dk_atomic_load_seq_cst(words)) }
     }
 
     /// The miss path of a synchronous resolve: creates the generation's instance, or waits for the

@@ -263,11 +263,10 @@ func address(of object: AnyObject) -> UnsafeRawPointer {
                     return kept
                 }
                 block.storeBytes(of: head, toByteOffset: MemoryLayout<Int>.size, as: Int.self)
-                var expected = head
-                if dk_atomic_compare_exchange(list, &expected, Int(bitPattern: block)) {
+                // On failure, `head` is updated to the newer head.
+                if dk_atomic_compare_exchange(list, &head, Int(bitPattern: block)) {
                     return UnsafeRawPointer(block + valueOffset)
                 }
-                head = expected
             }
         }
 

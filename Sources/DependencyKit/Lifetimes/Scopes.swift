@@ -55,8 +55,7 @@ extension DependencyContainer {
         of instances: SharedInstances,
         _ make: () throws -> T
     ) rethrows -> T {
-        let table = instances.scopeTableAddress
-        if _fastPath(table != 0), let instance = ScopeTable.instance(inTableAt: table, for: key, as: T.self) {
+        if let instance = ScopeTable.instance(inTableAt: instances.scopeTableAddress, for: key, as: T.self) {
             return instance
         }
         let cell: ScopedCell<T> = instances.scopeTable().scopedCell(for: key, in: scope)
@@ -95,8 +94,10 @@ extension DependencyContainer {
         return try await withResolution(name, of: T.self, lifetime: .scoped, container: self, isolation: isolation) {
             () async throws(Failure) -> T in
             let instances = instancesOwnedByScope()?.table ?? sharedInstances
+            if let instance = ScopeTable.instance(inTableAt: instances.scopeTableAddress, for: key, as: T.self) {
+                return instance
+            }
             let cell: ScopedCell<T> = instances.scopeTable().scopedCell(for: key, in: scope)
-            if let instance = cell.instance() { return instance }
             return try await cell.create(
                 describedBy: { Self.describe(T.self, name: name, scope: scope, generation: $0) },
                 isolation: isolation,
