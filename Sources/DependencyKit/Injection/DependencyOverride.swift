@@ -260,15 +260,18 @@ struct AnyOverride: Sendable {
 
 /// Runs `operation` in the override scope `overrides` make on top of the one in effect, with `container` in
 /// effect (`pinned`: already the current task's innermost frame's): ``Injector/withOverrides(_:operation:)-(_,()->R)``.
+///
+/// Unless `pinned`, a frame keeps `container` in effect for the overrides' task tree, so that a global install
+/// during the block cannot take the container their entries answer away from it.
 @usableFromInline
 func withOverrideScope<R>(
     _ overrides: [AnyOverride], on container: AnyObject, pinned: Bool, operation: () throws -> R
 ) rethrows -> R {
     let scope = ValueScope.scope(overrides, for: container)
-    guard !pinned, let frame = pinningFrame(for: container) else {
+    guard !pinned, let owner = container as? DependencyContainer else {
         return try OverrideSet.bind(scope, operation: operation)
     }
-    return try ScopeFrame.bind(frame) { try OverrideSet.bind(scope, operation: operation) }
+    return try ScopeFrame.bind(scopeFrame(binding: owner)) { try OverrideSet.bind(scope, operation: operation) }
 }
 
 /// What ``Injector/withOverrides(_:isolation:operation:)`` binds: the interceptors with the override scope
@@ -283,16 +286,7 @@ struct OverrideScopeBinding {
     init(_ overrides: [AnyOverride], on container: AnyObject, pinned: Bool) {
         var interception = Interception.current
         interception.overrides = ValueScope.scope(overrides, for: container)
-        (self.interception, frame) = (interception, pinned ? nil : pinningFrame(for: container))
+        self.interception = interception
+        frame = pinned ? nil : (container as? DependencyContainer).map(scopeFrame(binding:))
     }
-}
-
-/// The scope frame that keeps `container` in effect for the overrides' task tree, so that a global install
-/// during the block cannot take the container their entries answer away from it; `nil` when the current
-/// one already does (its innermost frame is that container's) or when it is not a ``DependencyContainer``.
-private func pinningFrame(for container: AnyObject) -> ScopeFrame? {
-    guard let owner = container as? DependencyContainer else { return nil }
-    let current = ScopeFrame.current
-    if let current, current.owner === owner { return nil }
-    return ScopeFrame(owner: owner, parent: current)
 }

@@ -122,14 +122,6 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     public init<Refined>(
         _ injector: Injector<Container>, as refined: Refined.Type, _ resolve: @escaping @Sendable (Refined) -> Value
     ) {
-        self.init(injector) { container in
-            guard let refined = container as? Refined else {
-                fatalError(
-                    "The container in effect, \(type(of: container as Any)), is not a \(Refined.self): install a "
-                        + "container of the refined protocol (`setDefault { … }` at launch), or read it in a test "
-                        + "whose container is one.")
-            }
-            return resolve(refined)
-        }
+        self.init(injector) { resolve(Injector.convertOnce($0, to: Refined.self)) }
     }
 }

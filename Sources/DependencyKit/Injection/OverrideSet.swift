@@ -202,9 +202,8 @@ package final class OverrideSet: OverrideScope {
     ) -> (set: (any ResolutionInterceptor)?, entries: [Entry]) {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return (outer, []) }
-        let (set, entries) = recording(
+        return recording(
             { overrides.compactMap { $0.prepare(container as AnyObject)?.entry } }, outer: outer, whenFreed: whenFreed)
-        return (set, entries)
     }
 
     /// The set of `recorded` on top of `outer`: an outer set's entries, or an outer value scope's values

@@ -195,10 +195,11 @@ func diagnosedResolution<T, Failure: Error>(
     }
     let depth = counted && depth > bias ? depth - bias : depth
     if cycleError == nil, !lifetime.carriesPayload, let container, let overrides = Interception.overrides,
-        overrides.mayAnswer(name, of: ObjectIdentifier(T.self), container: ObjectIdentifier(container))
-    {
-        return try interceptedResolution(
+        overrides.mayAnswer(name, of: ObjectIdentifier(T.self), container: ObjectIdentifier(container)),
+        let answer = try interceptedAnswer(
             overrides, name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
+    {
+        return unboxed(answer, as: T.self)
     }
     // Nothing to check or record (only override scopes alive): no frame, no resolution to describe.
     if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
@@ -210,23 +211,19 @@ func diagnosedResolution<T, Failure: Error>(
 // metadata on entry, for every resolution (3,300 instructions more per request with a value scope,
 // `request.values-override`; 330 for an answer as a `T?`).
 
-/// A resolution an interceptor may answer: its answer, else the resolution served with its base first,
-/// else as written.
-private func interceptedResolution<T, Failure: Error>(
+/// What an interceptor answers a resolution with: its answer, else its transform of the resolution served with
+/// its base first; `nil` when it answers nothing, and the resolution is served as written.
+private func interceptedAnswer<T, Failure: Error>(
     _ overrides: any ResolutionInterceptor, _ name: String, of type: any Any.Type, _ lifetime: Diagnostics.Lifetime,
     _ container: AnyObject, _ implementer: (any AnyObject.Type)?, depth: Int,
     _ cycleError: ((Diagnostics.CycleError) -> Failure)?, _ body: () throws(Failure) -> T
-) throws(Failure) -> T {
+) throws(Failure) -> Any? {
     var base: InterceptorBase?
     if let value = overrides.answer(name, of: T.self, container: container, base: &base) {
-        return unboxed(value, as: T.self)
+        return value
     }
-    if let base {
-        return try baseServedResolution(
-            base, name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
-    }
-    if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
-    return try framedResolution(name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
+    guard let base else { return nil }
+    return try baseServedAnswer(base, name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
 }
 
 /// An interceptor's answer, a `T`, taken out as it is when stored as one (not as an existential it fits), else cast.
@@ -236,21 +233,19 @@ private func unboxed<T>(_ answer: Any, as _: T.Type) -> T {
     return _openExistential(answer, do: take)
 }
 
-/// A resolution a relative override answers: served with `base`'s overrides in effect, then transformed; served
-/// as written when the transform does not apply.
-private func baseServedResolution<T, Failure: Error>(
+/// A relative override's answer: the resolution served with `base`'s overrides in effect, then transformed; `nil`
+/// when the transform does not apply.
+private func baseServedAnswer<T, Failure: Error>(
     _ base: InterceptorBase, _ name: String, of type: any Any.Type, _ lifetime: Diagnostics.Lifetime,
     _ container: AnyObject, _ implementer: (any AnyObject.Type)?, depth: Int,
     _ cycleError: ((Diagnostics.CycleError) -> Failure)?, _ body: () throws(Failure) -> T
-) throws(Failure) -> T {
+) throws(Failure) -> Any? {
     let served = try Interception.outcome({ $0.overrides = base.overrides }) { () throws(Failure) -> T in
         try diagnosedResolution(
             name, of: type, lifetime: lifetime, container: container, implementer: implementer, depth: depth,
             cycleError: cycleError, body)
     }.get()
-    if let value = base.finish(served) as? T { return value }
-    if depth <= ResolutionFrame.depthLimit, !ResolutionFrame.isObserved(DiagnosticsWord.load()) { return try body() }
-    return try framedResolution(name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
+    return base.finish(served)
 }
 
 /// A resolution something checks or records: pushed on the chain as a frame.
