@@ -20,8 +20,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # A ratchet: the engine's size today, lowered as it shrinks, so that it cannot grow back. The goal is 3,800
 # (issue 45); see Docs/Architecture.md, "Size". Raised once, on purpose, from 4,061 to 4,130: the value scope
 # and its cheaper request path added 251 lines (Injection/ValueScope.swift is 112 of them) and the cuts made
-# beside it, 182 lines, did not pay for all of them.
-ENGINE_BUDGET = 4130
+# beside it, 182 lines, did not pay for all of them. Lowered to 4,121 by the cuts that paid for the value scope's
+# next 66 lines (its values in one allocation, a lock-free remembered selection, answers crossing the seam as `Any`).
+ENGINE_BUDGET = 4121
 TESTING_BUDGET = 700
 FILE_LINES = 400
 

@@ -91,23 +91,20 @@ func borrowedTaskLocalObject<Object: AnyObject & Sendable>(
     #endif
 }
 
-/// The value a task-local of any type holds in the current task, in place: `nil` when it is not bound
+/// The value a task-local of type `Value` holds in the current task, in place: `nil` when it is not bound
 /// (its default value is then in effect). Read a stored property of it (`.pointee.field`) to copy that
-/// property alone.
+/// property alone. Only the build with the runtime shortcuts calls it; the public-API build reads the
+/// task-local.
 ///
 /// The storage is the binding's: callers read it only while the current task cannot leave the binding.
-/// - Parameters:
-///   - local: The task-local (evaluated only in the public-API build, which returns `nil`).
-///   - key: Its key, from ``taskLocalKey(_:)``.
-func boundTaskLocalValue<Value>(_ local: @autoclosure () -> TaskLocal<Value>, key: Int) -> UnsafePointer<Value>? {
-    #if PublicAPIOnly
-        return nil
-    #else
+/// - Parameter key: The task-local's key, from ``taskLocalKey(_:)``.
+#if !PublicAPIOnly
+    func boundTaskLocalValue<Value>(of _: Value.Type, key: Int) -> UnsafePointer<Value>? {
         dk_task_local_value(UnsafeRawPointer(bitPattern: key).unsafelyUnwrapped).map {
             UnsafePointer($0.assumingMemoryBound(to: Value.self))
         }
-    #endif
-}
+    }
+#endif
 
 /// The key a task-local's values are stored under: its own address. Task-locals here are globals
 /// that live as long as the process, so the key never dangles.

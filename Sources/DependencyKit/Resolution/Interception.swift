@@ -98,7 +98,7 @@ package struct Interception: Sendable {
             return current.overrides
         #else
             // Unbound, the task-local's default is in effect, whose slot is empty.
-            let found = boundTaskLocalValue($current, key: currentKey)?.pointee.overrides
+            let found = boundTaskLocalValue(of: Interception.self, key: currentKey)?.pointee.overrides
             #if DEBUG
                 RuntimeShortcutCheck.taskLocal(
                     found: found.map { address(of: $0) }, expected: current.overrides.map { address(of: $0) })
