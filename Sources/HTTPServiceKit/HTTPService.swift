@@ -45,17 +45,20 @@
 public struct HTTPService: HTTPServiceType {
     /// The configuration in use.
     public let configuration: HTTPConfiguration
-    private let loader: ResponseLoader
 
     /// Creates a service.
     ///
     /// Every service shares one ephemeral `URLSession` (no cookies, no disk cache), so creating
-    /// a service is cheap and a fresh one per resolve is fine.
+    /// a service is cheap and a fresh one per resolve is fine: it stores its configuration, and
+    /// nothing else, in the caller's own code.
     /// - Parameter configuration: Where and how to talk to the server.
+    @inlinable
     public init(configuration: HTTPConfiguration) {
         self.configuration = configuration
-        self.loader = .shared
     }
+
+    /// The process's one loader and session.
+    private var loader: ResponseLoader { .shared }
 
     /// Sends a `GET` to `path` and decodes the JSON response.
     /// - Parameters:
