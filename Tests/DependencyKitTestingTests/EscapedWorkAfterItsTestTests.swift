@@ -25,6 +25,32 @@ final class EndedAppCore: EndedLibraryCore, EndedAppDependency, @unchecked Senda
 
 let endedEscapeInjector = Injector<any EndedLibraryDependency> { EndedLibraryCore() }
 
+/// The same pair again, for escaped work that reads through `@Inject(_:as:_:)`: types of its own, so that its
+/// report is told from the `dependencies(as:)` test's.
+protocol EndedInjectLibraryDependency: DependencyContainer {
+    func resolveName() -> String
+}
+
+protocol EndedInjectAppDependency: EndedInjectLibraryDependency {
+    func resolveGreeting() -> String
+}
+
+class EndedInjectLibraryCore: DependencyContainer, EndedInjectLibraryDependency, @unchecked Sendable {
+    func resolveName() -> String { fresh { "library" } }
+}
+
+final class EndedInjectAppCore: EndedInjectLibraryCore, EndedInjectAppDependency, @unchecked Sendable {
+    func resolveGreeting() -> String { fresh { "hello through @Inject" } }
+}
+
+let endedInjectEscapeInjector = Injector<any EndedInjectLibraryDependency> { EndedInjectLibraryCore() }
+
+/// A view model that reads an app resolve through the library's injector.
+struct EndedInjectGreeter: Sendable {
+    @Inject(endedInjectEscapeInjector, as: (any EndedInjectAppDependency).self, { $0.resolveGreeting() })
+    var greeting: String
+}
+
 /// A container whose one resolve is a live leaf, for work a test leaves running.
 final class LeftRunningCore: DependencyContainer, @unchecked Sendable {
     func resolveMinute() -> Int { live { 17 } }
@@ -84,6 +110,25 @@ final class Gate: Sendable {
         #expect(
             records.first?.message.contains(
                 "was given the container of a test that runs or ran with one, a EndedAppCore") == true)
+    }
+
+    /// `@Inject(_:as:_:)` converts its container as `dependencies(as:)` does: escaped work reading it after its
+    /// test ended gets that test's container and a warning, where it stopped the process with a cast of its own.
+    @Test func escapedWorkReadingAnInjectOfARefinedContainerAfterItsTestEndedGetsIt() async throws {
+        let test = try #require(Test.current)
+        try await DependencyTrait({ EndedInjectAppCore() }).provideScope(for: test, testCase: Test.Case.current) {}
+        let running = GuardedTest(container: EndedInjectLibraryCore()) { message in
+            Issue.record("the running test was blamed: \(message)")
+        }
+        for _ in 0..<3 {
+            let greeting = await Task.detached { EndedInjectGreeter().greeting }.value
+            #expect(greeting == "hello through @Inject")
+        }
+        withExtendedLifetime(running) {}
+        let records = TestGuardReporting.recorded(containing: "EndedInjectAppDependency.self")
+        #expect(records.count == 1)
+        #expect(records.first?.severity == .warning)
+        #expect(records.first?.message.contains("a EndedInjectAppCore") == true)
     }
 
     /// A `Task {}` inherits its test's scope, so what it resolves after the test ended is known to be
