@@ -37,10 +37,9 @@ extension DependencyContainer {
         /// relative override's entry, found on first use; `nil` once a malformed override is reported.
         /// Takes the container as an object (a `Container`): only an override met for the first time needs
         /// it typed, so a scope made per request makes no generic metadata for the container's type.
+        /// Nothing else is stored, and nothing that depends on `Container`: a list of overrides is read as a list
+        /// of ``AnyOverride`` in place (``withErased(_:_:)``).
         let prepare: ValueScope.Prepare
-
-        /// The override without its container's type, to make a scope with.
-        @usableFromInline var erased: AnyOverride { AnyOverride(prepare: prepare) }
 
         /// Replaces a resolve with a value.
         ///
@@ -152,7 +151,7 @@ package func withDependencies<C: DependencyContainer, R>(
 ) rethrows -> R {
     try ScopeFrame.bind(scopeFrame(binding: container)) {
         let (set, entries) = OverrideSet.recording(overrides, for: container)
-        let result = try OverrideSet.bind(set, operation: operation)
+        let result = try Interception.updating({ $0.overrides = set }, operation: operation)
         if let reportUnused { OverrideSet.unusedMessages(of: entries).forEach(reportUnused) }
         return result
     }
@@ -214,9 +213,7 @@ extension Injector {
         _ overrides: DependencyContainer.Override<Container>...,
         operation: () throws -> R
     ) rethrows -> R {
-        let container = currentWithObject
-        return try withOverrideScope(
-            overrides.map(\.erased), on: container.object, pinned: container.isInnermost, operation: operation)
+        try overrideScope(overrides).run(operation)
     }
 
     /// Runs the asynchronous `operation` with the container in effect (scoped or global) answering
@@ -236,8 +233,7 @@ extension Injector {
     ) async rethrows -> R {
         // Bound here, in the caller: a function of DependencyKit's between the caller and `operation` would be
         // one more asynchronous frame, and executor switch, per request.
-        let container = currentWithObject
-        let scope = OverrideScopeBinding(overrides.map(\.erased), on: container.object, pinned: container.isInnermost)
+        let scope = overrideScope(overrides)
         guard let frame = scope.frame else {
             return try await Interception.currentLocal.withValue(
                 scope.interception, operation: operation, isolation: isolation)
@@ -254,39 +250,55 @@ extension Injector {
 
 /// An override without its container's type (``DependencyContainer/Override``): what inlined code hands on.
 @usableFromInline
-struct AnyOverride: Sendable {
-    let prepare: ValueScope.Prepare
-}
+typealias AnyOverride = DependencyContainer.Override<AnyObject>
 
-/// Runs `operation` in the override scope `overrides` make on top of the one in effect, with `container` in
-/// effect (`pinned`: already the current task's innermost frame's): ``Injector/withOverrides(_:operation:)-(_,()->R)``.
-///
-/// Unless `pinned`, a frame keeps `container` in effect for the overrides' task tree, so that a global install
-/// during the block cannot take the container their entries answer away from it.
-@usableFromInline
-func withOverrideScope<R>(
-    _ overrides: [AnyOverride], on container: AnyObject, pinned: Bool, operation: () throws -> R
-) rethrows -> R {
-    let scope = ValueScope.scope(overrides, for: container)
-    guard !pinned, let owner = container as? DependencyContainer else {
-        return try OverrideSet.bind(scope, operation: operation)
+extension Injector {
+    /// The override scope `overrides` make on top of the one in effect, for the container in effect. The overrides
+    /// are read in place, not copied, as overrides without their container's type: what an `Override` stores does
+    /// not depend on its container's type, so the two are laid out alike.
+    @inlinable
+    func overrideScope(_ overrides: [DependencyContainer.Override<Container>]) -> OverrideScopeBinding {
+        let container = currentWithObject
+        return overrides.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: AnyOverride.self) {
+                OverrideScopeBinding($0, on: container.object, pinned: container.isInnermost)
+            }
+        }
     }
-    return try ScopeFrame.bind(scopeFrame(binding: owner)) { try OverrideSet.bind(scope, operation: operation) }
 }
 
 /// What ``Injector/withOverrides(_:isolation:operation:)`` binds: the interceptors with the override scope
 /// `overrides` make on top of the one in effect, and the frame that keeps their container in effect, if one is needed.
+///
+/// Unless the current task's innermost frame already holds the container, a frame keeps it in effect for the
+/// overrides' task tree, so that a global install during the block cannot take the container their entries answer
+/// away from it.
 @usableFromInline
 struct OverrideScopeBinding {
-    @usableFromInline let interception: Interception
+    let overrides: (any ResolutionInterceptor)?
     @usableFromInline let frame: ScopeFrame?
 
     /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
     @usableFromInline
-    init(_ overrides: [AnyOverride], on container: AnyObject, pinned: Bool) {
-        var interception = Interception.current
-        interception.overrides = ValueScope.scope(overrides, for: container)
-        self.interception = interception
+    init(_ made: UnsafeBufferPointer<AnyOverride>, on container: AnyObject, pinned: Bool) {
+        overrides = ValueScope.scope(made, for: container)
         frame = pinned ? nil : (container as? DependencyContainer).map(scopeFrame(binding:))
+    }
+
+    /// Runs `operation` in the scope: ``Injector/withOverrides(_:operation:)-(_,()->R)``.
+    @usableFromInline
+    func run<R>(_ operation: () throws -> R) rethrows -> R {
+        guard let frame else { return try Interception.updating({ $0.overrides = overrides }, operation: operation) }
+        return try ScopeFrame.bind(frame) {
+            try Interception.updating({ $0.overrides = overrides }, operation: operation)
+        }
+    }
+
+    /// The interceptors in effect, with the scope's overrides: what the asynchronous form binds.
+    @usableFromInline
+    var interception: Interception {
+        var interception = Interception.current
+        interception.overrides = overrides
+        return interception
     }
 }

@@ -63,10 +63,12 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
             init(_ object: AnyObject) { self.object = object }
         }
 
-        init(_ container: Container, _ overrides: (any OverrideScope)?) {
+        /// The origin of a value resolved now from `container`, with the override scope in effect.
+        init(_ container: Container) {
             let object = container as AnyObject
             let serial = (object as? DependencyContainer)?.serialNumber ?? 0
-            (self.container, self.overrides) = (serial, overrides?.serialNumber ?? 0)
+            let overrides = DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? Interception.overrides : nil
+            (self.container, self.overrides) = (serial, (overrides as? any OverrideScope)?.serialNumber ?? 0)
             unnumbered = serial == 0 ? Unnumbered(object) : nil
         }
 
@@ -90,8 +92,7 @@ public struct Inject<Container: Sendable, Value: Sendable>: Sendable {
     /// container (or the overrides) in effect is no longer the one it came from.
     public var wrappedValue: Value {
         let container = injector.dependencies
-        let origin = Origin(
-            container, DiagnosticsWord.hasOverrides(DiagnosticsWord.load()) ? Interception.overrideScope : nil)
+        let origin = Origin(container)
         if let kept = box.withLock({ $0.flatMap { $0.origin.isSame(as: origin) ? $0.value : nil } }) { return kept }
         let value = resolve(container)
         return box.withLock { stored in

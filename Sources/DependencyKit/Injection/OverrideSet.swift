@@ -225,11 +225,6 @@ package final class OverrideSet: OverrideScope {
         )
     }
 
-    /// Runs `operation` with `set` in effect.
-    static func bind<R>(_ set: (any ResolutionInterceptor)?, operation: () throws -> R) rethrows -> R {
-        try Interception.updating({ $0.overrides = set }, operation: operation)
-    }
-
     // MARK: - Answering
 
     /// Answers a resolution from this scope's overrides, or returns `nil` to let it run as written: a value

@@ -7,11 +7,6 @@ package protocol OverrideScope: ResolutionInterceptor {
     var serialNumber: UInt64 { get }
 }
 
-extension Interception {
-    /// The override scope in effect for the current task, if any.
-    static var overrideScope: (any OverrideScope)? { overrides as? any OverrideScope }
-}
-
 /// An override scope whose overrides all answer with values, each for a resolve already known: what a
 /// server's middleware makes for every request (`injector.withOverrides(.override({ $0.resolveRequestID() },
 /// with: id))`).
@@ -125,7 +120,9 @@ package final class ValueScope: OverrideScope, @unchecked Sendable {
     /// The override scope `overrides` make for `container` inside the scope in effect: a value scope when
     /// they are all values and no override set is in effect, an override set otherwise, the scope in
     /// effect when there are none.
-    static func scope(_ overrides: [AnyOverride], for container: AnyObject) -> (any ResolutionInterceptor)? {
+    static func scope(
+        _ overrides: UnsafeBufferPointer<AnyOverride>, for container: AnyObject
+    ) -> (any ResolutionInterceptor)? {
         let outer = Interception.overrides
         guard !overrides.isEmpty else { return outer }
         // An outer value scope's values stay in effect after these; an outer set, or too many values, make a set.
@@ -153,12 +150,11 @@ package final class ValueScope: OverrideScope, @unchecked Sendable {
             header.pointee.count += outerValues.count
             return nil
         }
-        guard let relative else { return ValueScope(storage: storage) }
+        let scope = ValueScope(storage: storage)
+        guard let relative else { return scope }
         // The values made so far become the set's first entries, in order: a later override of the same
         // resolve still wins over them, as it would in a set made at once.
-        let made = storage.withUnsafeMutablePointers { header, values in
-            UnsafeBufferPointer(start: values, count: header.pointee.count).compactMap(\.entry)
-        }
+        let made = scope.valueOverrides.compactMap(\.entry)
         return OverrideSet.recording(
             { made + overrides[relative...].compactMap { $0.prepare(container)?.entry } }, outer: outer
         ).set

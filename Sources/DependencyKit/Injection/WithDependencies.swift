@@ -186,8 +186,7 @@ extension DependencyContainer {
         /// overrides in effect.
         /// - Returns: A context to pass to escaping work.
         public static func capture() -> DependencyContainer.Context {
-            DependencyContainer.Context(
-                frame: ScopeFrame.current, overrides: Interception.overrideScope, readsGlobalOnPurpose: false)
+            Self(frame: .current, overrides: Interception.overrides as? any OverrideScope, readsGlobalOnPurpose: false)
         }
 
         /// Whether any scope was in effect when the context was captured.
