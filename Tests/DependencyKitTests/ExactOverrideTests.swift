@@ -348,7 +348,7 @@ final class ReportedProblems: Sendable {
         let container: any ClockworkDependency = ClockworkCore()
         let set = OverrideSet.recording(overrides, for: container).set
         #expect((set as? OverrideSet)?.entries.withLock { $0.named.values.first?.count } == 10_000)
-        let hour = Interception.updating({ $0.overrides = set }) { container.resolveHour() }
+        let hour = Interception.updating({ $0.overrides = set }, operation: { container.resolveHour() })
         #expect(hour == 9_999)
     }
 

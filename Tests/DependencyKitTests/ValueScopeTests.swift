@@ -31,6 +31,51 @@ private var scopeForm: String {
         }
     }
 
+    @Test func overridesGivenTogetherAreReadInPlaceAndTheLaterOfTwoWins() async {
+        // `withOverrides` reads its list in place as overrides without their container's type: the two must be
+        // laid out alike, whatever the container type.
+        for layout in [
+            (
+                MemoryLayout<DependencyContainer.Override<any NotesDependency>>.size,
+                MemoryLayout<DependencyContainer.Override<any NotesDependency>>.stride,
+                MemoryLayout<DependencyContainer.Override<any NotesDependency>>.alignment
+            ),
+            (
+                MemoryLayout<DependencyContainer.Override<CoreNotes>>.size,
+                MemoryLayout<DependencyContainer.Override<CoreNotes>>.stride,
+                MemoryLayout<DependencyContainer.Override<CoreNotes>>.alignment
+            ),
+        ] {
+            #expect(
+                layout == (
+                    MemoryLayout<AnyOverride>.size, MemoryLayout<AnyOverride>.stride,
+                    MemoryLayout<AnyOverride>.alignment
+                ))
+        }
+        let app = CoreNotes()
+        let overrides: [DependencyContainer.Override<any NotesDependency>] = [
+            .override({ $0.resolveRequestID() }, with: "first"),
+            .override({ $0.resolveUser() }, with: "lin"),
+            .override({ $0.resolveRequestID() }, with: "second"),
+        ]
+        let seenSync = withDependencies(app) {
+            notesInjector.withOverrides(overrides[0], overrides[1], overrides[2]) {
+                (scopeForm, notesInjector.dependencies.resolveRecorder())
+            }
+        }
+        let seenAsync = await withDependencies(app) {
+            await notesInjector.withOverrides(overrides[0], overrides[1], overrides[2]) {
+                await Task.yield()
+                return (scopeForm, notesInjector.dependencies.resolveRecorder())
+            }
+        }
+        for (form, recorder) in [seenSync, seenAsync] {
+            #expect(form == "values")
+            #expect(recorder.requestID == "second")
+            #expect(recorder.user == "lin")
+        }
+    }
+
     @Test func theInnerValueScopeWinsAndTheOuterOnesValuesStayInEffect() async {
         let app = CoreNotes()
         await withDependencies(app) {

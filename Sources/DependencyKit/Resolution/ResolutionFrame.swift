@@ -32,10 +32,9 @@ final class ResolutionFrame: Sendable {
     /// process stops without a cycle to name.
     static let recordLimit = 512
 
-    /// Whether a resolution needs a frame under `word`: cycles are checked, a trace records, or a test inspects.
-    static func isObserved(_ word: Int) -> Bool {
-        DiagnosticsWord.checksCycles(word) || DiagnosticsWord.isTracing(word) || DiagnosticsWord.hasTestContexts(word)
-    }
+    /// Whether a resolution needs a frame under `word`: cycles are checked, a trace records, or a test inspects —
+    /// the word is not idle once the override sets' count is masked out (one mask and one compare, constants).
+    static func isObserved(_ word: Int) -> Bool { word & ~DiagnosticsWord.overrideSetBits != DiagnosticsWord.idle }
 
     let resolution: Resolution
     /// The frame of the resolution that asked for this one.
