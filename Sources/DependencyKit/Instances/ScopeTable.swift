@@ -120,33 +120,13 @@ package final class ScopeTable: @unchecked Sendable {
         }
     }
 
-    /// The cell for `key`, inserting the one `makeCell` returns if there is none yet; see
-    /// ``SharedInstances/cell(for:_:)``.
+    /// The cell for `key`, found without a lock, or inserting the one `makeCell` returns if there is
+    /// none yet (`makeCell` is engine code and runs under the table's lock). An insertion sweeps ended
+    /// scopes first when the table has doubled since the last sweep, and publishes a new table when
+    /// entries were removed or the newest would be more than half full. The key's type and kind decide
+    /// the cell's type, so the downcast cannot fail.
     func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
         if let found = existingCell(for: key, as: Cell.self) { return found }
-        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
-    }
-
-    /// The slot of `scope`, made on first use.
-    func slot(for scope: Lifetime) -> ScopeSlot {
-        let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
-        return cell(for: key) { ScopeSlot(scope: scope, table: self) }
-    }
-
-    /// The cell of a scoped call site in `scope`, made on its first resolve: the miss path of
-    /// ``DependencyContainer/shared(in:_:fileID:line:column:_:)``, after ``instance(inTableAt:for:as:)``.
-    @usableFromInline
-    func scopedCell<Value: Sendable>(for key: SharedKey, in scope: Lifetime) -> ScopedCell<Value> {
-        // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
-        let slot = slot(for: scope)
-        return cell(for: key) { ScopedCell<Value>(slot: slot) }
-    }
-
-    /// Inserts the cell `makeCell` returns for `key`, unless one is there already (`makeCell` is engine
-    /// code and runs under the table's lock), sweeping ended scopes first when the table has doubled
-    /// since the last sweep, and publishes a new table when entries were removed or the newest would
-    /// be more than half full.
-    func insertCell(for key: SharedKey, _ makeCell: () -> any AnyObject & Sendable) -> any AnyObject & Sendable {
         let (cell, freed) = published.withLock { published -> (any AnyObject & Sendable, [AnyObject]) in
             if let existing = published.table?.cell(for: key) { return (existing, []) }
             var freed = published.entries.count >= published.sweepAt ? Self.sweep(&published) : []
@@ -165,7 +145,22 @@ package final class ScopeTable: @unchecked Sendable {
         }
         // Released here, unlocked: a removed cell releases its instance, whose deinit is user code.
         withExtendedLifetime(freed) {}
-        return cell
+        return unsafeDowncast(cell, to: Cell.self)
+    }
+
+    /// The slot of `scope`, made on first use.
+    func slot(for scope: Lifetime) -> ScopeSlot {
+        let key = SharedKey(fileID: "", line: 0, column: 0, type: ScopeSlot.self, kind: .strong, scope: scope.id)
+        return cell(for: key) { ScopeSlot(scope: scope, table: self) }
+    }
+
+    /// The cell of a scoped call site in `scope`, made on its first resolve: the miss path of
+    /// ``DependencyContainer/shared(in:_:fileID:line:column:_:)``, after ``instance(inTableAt:for:as:)``.
+    @usableFromInline
+    func scopedCell<Value: Sendable>(for key: SharedKey, in scope: Lifetime) -> ScopedCell<Value> {
+        // The slot first: the table's lock is not re-entrant, and `makeCell` runs under it.
+        let slot = slot(for: scope)
+        return cell(for: key) { ScopedCell<Value>(slot: slot) }
     }
 
     /// Removes the entries of every ended scope; returns them, for the caller to release unlocked.

@@ -21,8 +21,8 @@ package final class ScopeSlot: @unchecked Sendable {
     @usableFromInline
     private(set) var current = 0
     /// Every cell of this scope in this container, in the order they were first resolved. Guarded
-    /// by the mutex.
-    private var members: [any ScopeMember] = []
+    /// by the mutex; a cell adds itself when it is made.
+    fileprivate var members: [any ScopeMember] = []
     /// The scope, held weakly: `nil` once the scope has ended (see ``ScopeTable``).
     private weak var token: Lifetime.Token?
     /// The table that holds this slot: it lives as long as the container, and every caller of the
@@ -47,13 +47,6 @@ package final class ScopeSlot: @unchecked Sendable {
 
     /// Whether every value of the scope is gone, so that no one can ask for its instances again.
     var hasEnded: Bool { token == nil }
-
-    /// Adds a cell of this scope; a reset ends its generation with every other.
-    func register(_ member: any ScopeMember) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        members.append(member)
-    }
 
     /// Starts a new generation: every cell stops handing out its instance, and once no reader can
     /// still be reading an old instance, the old instances and their creation cells are returned
@@ -147,12 +140,14 @@ package final class ScopedCell<Value: Sendable>: ScopeMember, @unchecked Sendabl
     @usableFromInline
     var creation: (any AnyObject & Sendable)?
 
-    /// Makes the cell and registers it with its slot, whose resets then end its generations.
+    /// Makes the cell and adds it to its slot's members, whose resets then end its generations.
     init(slot: ScopeSlot) {
         words = .allocate(capacity: 1)
         words.initialize(to: 0)
         self.slot = slot
-        slot.register(self)
+        slot.mutex.lock()
+        slot.members.append(self)
+        slot.mutex.unlock()
     }
 
     deinit {

@@ -145,19 +145,13 @@ package struct SharedInstances: Sendable {
     /// object is ever taken for it.
     package var wasInstalledAsGlobal: Bool { published.withLock { $0.installedAsGlobal } }
 
-    /// The cell for `key`, inserting the one `makeCell` returns if there is none yet.
+    /// The cell for `key`, found without a lock in the newest table, or inserting the one `makeCell`
+    /// returns if there is none yet.
     ///
     /// `makeCell` is engine code (it allocates an empty cell), so running it under the lock is
     /// fine. The key's type and kind decide the cell's type, so the downcast cannot fail.
     @inlinable
     package func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
-        if let found = existingCell(for: key, as: Cell.self) { return found }
-        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
-    }
-
-    /// The cell for `key` if it has been inserted: the lock-free lookup of ``cell(for:_:)``.
-    @inlinable
-    package func existingCell<Cell: AnyObject & Sendable>(for key: SharedKey, as _: Cell.Type) -> Cell? {
         let raw = newestTable.loadAcquire()
         if _fastPath(raw != 0),
             let found = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
@@ -165,7 +159,7 @@ package struct SharedInstances: Sendable {
         {
             return unsafeDowncast(found, to: Cell.self)
         }
-        return nil
+        return unsafeDowncast(insertCell(for: key, makeCell), to: Cell.self)
     }
 
     /// The slow path of ``cell(for:_:)``: insert the cell, growing the table if it would be more
