@@ -149,8 +149,9 @@ package struct SharedInstances: Sendable {
     /// returns if there is none yet.
     ///
     /// `makeCell` is engine code (it allocates an empty cell), so running it under the lock is
-    /// fine. The key's type and kind decide the cell's type, so the downcast cannot fail.
-    @inlinable
+    /// fine. The key's type and kind decide the cell's type, so the downcast cannot fail. Always
+    /// inlined: the lookup is a shared resolve's hit path, and a call would cost it one.
+    @inlinable @inline(__always)
     package func cell<Cell: AnyObject & Sendable>(for key: SharedKey, _ makeCell: () -> Cell) -> Cell {
         let raw = newestTable.loadAcquire()
         if _fastPath(raw != 0),
