@@ -23,8 +23,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # beside it, 182 lines, did not pay for all of them. Lowered to 4,121 by the cuts that paid for the value scope's
 # next 66 lines (its values in one allocation, a lock-free remembered selection, answers crossing the seam as `Any`).
 # Lowered to 4,108: each instance table's lock-free lookup and insertion folded into the one function that used
-# them, and a scoped cell joins its slot's members in its own init.
-ENGINE_BUDGET = 4108
+# them, and a scoped cell joins its slot's members in its own init. Then 4,114: an ended XCTest test's process-wide
+# frame is released under the hazard-slot scheme (6 lines) instead of kept for the life of the process.
+ENGINE_BUDGET = 4114
 TESTING_BUDGET = 700
 FILE_LINES = 400
 

@@ -466,4 +466,78 @@
             XCTAssertNotEqual((Interception.processWide.test as? GuardedTest)?.isEndedWatch, true)
         }
     }
+    /// The instance a test's container builds, counting how many are freed.
+    final class PerTestSession: Sendable {
+        static let freed = Locked(0)
+        deinit { Self.freed.withLock { $0 += 1 } }
+    }
+
+    final class PerTestSessionCore: DependencyContainer, XCTestDependency, @unchecked Sendable {
+        func resolveSession() -> PerTestSession { shared { PerTestSession() } }
+    }
+
+    /// A test's container, and what it built, is freed once the test has ended: XCTest's helper used to keep
+    /// every test's container, with its instances (sessions, files, connections), for the life of the process.
+    final class EndedXCTestContainersAreFreedTests: XCTestCase {
+        func testAThousandEndedTestsLeaveNoContainerBehind() {
+            let before = PerTestSession.freed.withLock { $0 }
+            for index in 0..<1_000 {
+                let container = PerTestSessionCore()
+                let end = XCTestGuard.use(
+                    container, [], allowingLiveDependencies: true, test: "test \(index)", file: #filePath, line: #line)
+                XCTAssertTrue((xcTestInjector.dependencies as? PerTestSessionCore) === container)
+                _ = container.resolveSession()
+                end()
+            }
+            // What is kept by design goes with the next tests: the watch over the last test's escaped work (until
+            // the next test begins), the latest test container of its class (what escaped work reading
+            // `dependencies(as:)` is given), and a frame a reader on another thread announced when it ended.
+            for index in 0..<2 {
+                XCTestGuard.use(
+                    PerTestSessionCore(), [], allowingLiveDependencies: true, test: "next \(index)", file: #filePath,
+                    line: #line)()
+            }
+            XCTAssertEqual(PerTestSession.freed.withLock { $0 } - before, 1_000)
+        }
+
+        /// Threads read the container while tests begin and end one after another: each read sees a test's container
+        /// or the default, never a freed one (run under ThreadSanitizer and AddressSanitizer too), and every ended
+        /// test's container is freed.
+        func testReadsOnOtherThreadsWhileTwoThousandTestsEndSeeLiveContainersOnly() {
+            let before = PerTestSession.freed.withLock { $0 }
+            let stop = Locked(false)
+            let reads = Locked(0)
+            let readers = (0..<3).map { _ in
+                let thread = Thread {
+                    while !stop.withLock({ $0 }) {
+                        let container = xcTestInjector.dependencies
+                        precondition(container is PerTestSessionCore || container.resolveName() == "default")
+                        reads.withLock { $0 += 1 }
+                    }
+                }
+                thread.start()
+                return thread
+            }
+            for index in 0..<2_000 {
+                let container = PerTestSessionCore()
+                let end = XCTestGuard.use(
+                    container, [], allowingLiveDependencies: true, test: "test \(index)", file: #filePath, line: #line)
+                _ = container.resolveSession()
+                end()
+            }
+            stop.withLock { $0 = true }
+            let deadline = Date().addingTimeInterval(30)
+            while readers.contains(where: { !$0.isFinished }), Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            XCTAssertFalse(readers.contains(where: { !$0.isFinished }), "a reader did not stop")
+            for index in 0..<2 {
+                XCTestGuard.use(
+                    PerTestSessionCore(), [], allowingLiveDependencies: true, test: "next \(index)", file: #filePath,
+                    line: #line)()
+            }
+            XCTAssertGreaterThan(reads.withLock { $0 }, 0)
+            XCTAssertEqual(PerTestSession.freed.withLock { $0 } - before, 2_000)
+        }
+    }
 #endif

@@ -77,8 +77,10 @@ extension Injector {
             return nil
         #else
             if _slowPath(liveScopes.loadRelaxed() != 0),
-                let (frame, _) = ScopeFrame.innermost(from: ScopeFrame.borrowedInnermost, serving: Container.self)
+                let (frame, _, processWide) = ScopeFrame.innermost(
+                    from: ScopeFrame.borrowedInnermost, serving: Container.self, keepingFrame: true)
             {
+                defer { if _slowPath(processWide) { HazardSlot().clear() } }
                 return frame._withUnsafeGuaranteedRef { frame in
                     ScopeFrame.kept(in: frame.owner.sharedInstances.conversions, as: Refined.self, of: frame.owner)
                 }

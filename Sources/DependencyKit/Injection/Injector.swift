@@ -195,7 +195,8 @@ public final class Injector<Container: Sendable>: Sendable {
     var currentWithObject: (container: Container, object: AnyObject, isInnermost: Bool) {
         if _slowPath(liveScopes.loadRelaxed() != 0) {
             let head = ScopeFrame.borrowedInnermost
-            if let scoped = ScopeFrame.innermost(from: head, serving: Container.self) {
+            if let scoped = ScopeFrame.innermost(from: head, serving: Container.self, keepingFrame: true) {
+                defer { if _slowPath(scoped.processWide) { HazardSlot().clear() } }
                 let frame = UnsafeRawPointer(scoped.frame.toOpaque())
                 return (scoped.container, scoped.frame._withUnsafeGuaranteedRef { $0.owner }, frame == head)
             }

@@ -23,7 +23,8 @@
 ///
 /// XCTest runs one test at a time in a process; its helper puts the test's container in effect for
 /// the whole process with ``bindProcessWide(_:)``. Every chain ends there: a walk that reaches the
-/// end of its task's chain goes on with the process-wide frames.
+/// end of its task's chain goes on with the process-wide frames, under its thread's hazard slot, so
+/// that an ended test's frame, and its container, is freed as soon as no thread reads it.
 ///
 /// ## The synchronous shortcut
 ///
@@ -59,14 +60,11 @@ package final class ScopeFrame: Sendable {
     @usableFromInline
     package static let live = AtomicWord(0)
 
-    /// The innermost process-wide frame as an unretained pointer, `0` when there is none. Process-wide
-    /// frames are kept for the life of the process (see ``bindProcessWide(_:)``), so a reader on any
-    /// thread may follow the pointer without retaining it.
+    /// The innermost process-wide frame, retained by the word, `0` when there is none. A reader on any
+    /// thread follows it under its hazard slot (``innermost(from:serving:keepingFrame:)``); a frame the
+    /// word no longer holds is released once no slot announces the word (``bindProcessWide(_:)``).
     @usableFromInline
     static let processWide = AtomicWord(0)
-
-    /// Every process-wide frame ever bound, kept so that ``processWide`` never dangles.
-    private static let keptProcessWide = Locked<[ScopeFrame]>([])
 
     /// The innermost frame visible to the current task, or `nil` outside any scope.
     @inlinable
@@ -112,21 +110,25 @@ package final class ScopeFrame: Sendable {
     deinit { if !isRoot { Self.live.add(-1) } }
 
     /// Puts `container` in effect for every task of the process, inside every task's own scopes, until
-    /// the returned function is called: XCTest's helper, which runs one test at a time.
+    /// the returned function is called: XCTest's helper, which runs one test at a time, one call after
+    /// another (the calls are not made concurrently).
     ///
-    /// The frame is kept for the life of the process (a reader on another thread may still be walking
-    /// it); a test makes one.
+    /// The ended frame, and the test's container with it, is released as soon as no thread reads it: a
+    /// reader announces the word in its hazard slot before it loads the frame and clears the slot once it
+    /// is done with the frame, so a frame is released only when the word no longer holds it and no slot
+    /// announces the word — the argument of `Injector.global`, whose reads these repeat.
     /// - Returns: Ends the process-wide scope, putting back the one in effect before.
     package static func bindProcessWide(_ container: DependencyContainer) -> @Sendable () -> Void {
+        // The word's reference to the outer frame passes to the returned function, which gives it back.
         let outer = processWide.loadAcquire()
         let parent = UnsafeRawPointer(bitPattern: outer).map(Unmanaged<ScopeFrame>.fromOpaque)?.takeUnretainedValue()
-        let frame = ScopeFrame(owner: container, parent: parent)
-        keptProcessWide.withLock { $0.append(frame) }
-        processWide.storeRelease(Int(bitPattern: address(of: frame)))
+        let frame = Unmanaged.passRetained(ScopeFrame(owner: container, parent: parent))
+        _ = processWide.exchange(Int(bitPattern: frame.toOpaque()))
         return {
-            processWide.storeRelease(outer)
-            // The frame is kept, so its `deinit` never uncounts it.
-            live.add(-1)
+            let ended = processWide.exchange(outer)
+            // A reader announces the word for the few instructions of its walk and of its use of the frame found.
+            while HazardSlot.isAnnounced(processWide.word) {}
+            Unmanaged<ScopeFrame>.fromOpaque(UnsafeRawPointer(bitPattern: ended)!).release()
         }
     }
 
@@ -158,21 +160,26 @@ package final class ScopeFrame: Sendable {
 
     /// The innermost frame from `head` on whose container is a `Container`, unretained: the task's
     /// chain, then the process-wide one. The caller keeps `head` alive, and every frame keeps its parent.
+    ///
+    /// A frame of the process-wide chain is read under this thread's hazard slot. `keepingFrame`, the slot
+    /// still announces the chain when such a frame is returned (`processWide` is `true`): the caller ends the
+    /// protection with `HazardSlot().clear()` once it no longer reads the frame, and reads no injector before.
     @inlinable
     @inline(__always)
     static func innermost<Container>(
-        from head: UnsafeRawPointer?, serving _: Container.Type
-    ) -> (frame: Unmanaged<ScopeFrame>, container: Container)? {
+        from head: UnsafeRawPointer?, serving _: Container.Type, keepingFrame: Bool = false
+    ) -> (frame: Unmanaged<ScopeFrame>, container: Container, processWide: Bool)? {
         var next = head
         var reachedProcessWide = false
         while true {
             guard let raw = next else {
-                // The end of the task's chain: go on with the process-wide one, once.
-                if reachedProcessWide { return nil }
+                // The end of the task's chain: go on with the process-wide one, once, under the hazard slot.
+                if reachedProcessWide || processWide.loadRelaxed() == 0 {
+                    if reachedProcessWide { HazardSlot().clear() }
+                    return nil
+                }
                 reachedProcessWide = true
-                let processWideHead = processWide.loadAcquire()
-                if processWideHead == 0 { return nil }
-                next = UnsafeRawPointer(bitPattern: processWideHead)
+                next = UnsafeRawPointer(bitPattern: HazardSlot().protect(processWide.word))
                 continue
             }
             let frame = Unmanaged<ScopeFrame>.fromOpaque(raw)
@@ -185,7 +192,10 @@ package final class ScopeFrame: Sendable {
                 next = frame.outerOfOtherClass.map { address(of: $0) }
                 return nil
             }
-            if let found { return (frame, found) }
+            if let found {
+                if reachedProcessWide && !keepingFrame { HazardSlot().clear() }
+                return (frame, found, reachedProcessWide && keepingFrame)
+            }
         }
     }
 
