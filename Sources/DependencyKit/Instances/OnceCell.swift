@@ -58,10 +58,6 @@ package final class OnceCell<Value>: @unchecked Sendable {
     @usableFromInline
     package init() {}
 
-    deinit {
-        mutex.destroy()
-    }
-
     /// Returns the stored value, creating it first if the cell is empty or `read` rejects it.
     ///
     /// Inlinable so that the common case — the value is ready — is specialised for the caller's

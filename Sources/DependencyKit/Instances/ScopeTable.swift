@@ -67,7 +67,6 @@ package final class ScopeTable: @unchecked Sendable {
 
     deinit {
         words.deallocate()
-        drainLock.destroy()
     }
 
     /// Runs `body` inside a readers' window: no table, entry or instance that `body` reaches from

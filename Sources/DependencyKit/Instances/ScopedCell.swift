@@ -34,10 +34,6 @@ package final class ScopeSlot: @unchecked Sendable {
         self.table = table
     }
 
-    deinit {
-        mutex.destroy()
-    }
-
     /// How many times the scope has been reset.
     var generation: Int {
         mutex.lock()

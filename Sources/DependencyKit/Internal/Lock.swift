@@ -30,12 +30,12 @@ internal import _DependencyKitShims
 /// `Synchronization.Mutex` would do, but needs macOS 15 / iOS 18, and ThreadSanitizer on Linux
 /// misreads it.
 ///
-/// The lock lives at a stable heap address, allocated here and freed by ``destroy()``, which its
-/// owner calls from `deinit`; it is a value only so that the owner keeps one stored property. A
-/// failing lock call is a broken invariant of this module, so it stops the process, with its
-/// message, in every build.
+/// The lock lives at a stable heap address, allocated here and freed when its owner is: it is
+/// noncopyable, so exactly one value owns the allocation and its `deinit` frees it. It is a value only
+/// so that the owner keeps one stored property. A failing lock call is a broken invariant of this
+/// module, so it stops the process, with its message, in every build.
 @usableFromInline
-struct PlatformLock {
+struct PlatformLock: ~Copyable {
     #if os(Windows)
         private let mutex: UnsafeMutablePointer<SRWLOCK>
         private let condition: UnsafeMutablePointer<CONDITION_VARIABLE>
@@ -65,8 +65,7 @@ struct PlatformLock {
         #endif
     }
 
-    /// Frees the lock; its owner calls this once, from `deinit`.
-    func destroy() {
+    deinit {
         #if os(Windows)
             mutex.deallocate()
             condition.deallocate()

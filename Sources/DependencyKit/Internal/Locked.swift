@@ -16,10 +16,6 @@ package final class Locked<Value> {
         self.value = value
     }
 
-    deinit {
-        mutex.destroy()
-    }
-
     /// Runs `body` with exclusive access to the value.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         mutex.lock()
