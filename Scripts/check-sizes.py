@@ -26,7 +26,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # them, and a scoped cell joins its slot's members in its own init. Lowered to 4,104: the platform lock is
 # noncopyable and frees itself, so its four owners no longer free it by hand (10 lines), and an ended XCTest test's
 # process-wide frame is released under the hazard-slot scheme instead of kept for the life of the process (6 lines).
-ENGINE_BUDGET = 4104
+# Raised to 4,118, on purpose: `withDependencies(container, .override(…))`, the one-call form of a request's values,
+# took the whole override set's path (38,812 instructions a request); it now makes a value scope as `withOverrides`
+# does (7,854), bound in the caller, for 14 lines.
+ENGINE_BUDGET = 4118
 TESTING_BUDGET = 700
 FILE_LINES = 400
 

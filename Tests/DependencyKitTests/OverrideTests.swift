@@ -154,11 +154,24 @@ let routeInjector = Injector<any RouteDependency> { RouteCore() }
         #expect(hour == 23)
     }
 
-    @Test func aResolveThatBuildsAMorePreciseTypeTakesAValueOfThatType() {
+    @Test func aResolveThatBuildsAMorePreciseTypeTakesAValueOfThatType() async {
         let label = withDependencies(RouteCore(), .override({ $0.resolveLabel() }, with: 6)) {
             routeInjector.dependencies.resolveLabel().description
         }
         #expect(label == "6")
+        // A request's value scope answers it too, and the value is stored as the existential the override
+        // names: it is taken out as the `Int` the resolve builds.
+        let labels = await withDependencies(RouteCore()) {
+            let sync = routeInjector.withOverrides(.override({ $0.resolveLabel() }, with: 7)) {
+                routeInjector.dependencies.resolveLabel().description
+            }
+            let async = await routeInjector.withOverrides(.override({ $0.resolveLabel() }, with: 8)) {
+                await Task.yield()
+                return routeInjector.dependencies.resolveLabel().description
+            }
+            return [sync, async]
+        }
+        #expect(labels == ["7", "8"])
     }
 
     @Test func aValueOfAnotherTypeThanTheResolveBuildsIsRejectedWhenTheScopeBegins() async {

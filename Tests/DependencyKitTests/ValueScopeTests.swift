@@ -100,12 +100,15 @@ private var scopeForm: String {
                 .override({ $0.resolveRequestID() }, with: "first"),
                 .override({ $0.resolveRequestID() }, with: "second")
             ) { (scopeForm, notesInjector.dependencies.resolveRequestID()) }
+            // A test's scope, which reports the overrides nothing used (here, the shadowed one), is a set.
+            let ignoreUnused: (String) -> Void = { _ in }
             let set = withDependencies(
                 app,
                 overriding: [
                     .override({ $0.resolveRequestID() }, with: "first"),
                     .override({ $0.resolveRequestID() }, with: "second"),
-                ]
+                ],
+                reportingUnused: ignoreUnused
             ) { (scopeForm, app.resolveRequestID()) }
             return [values, set]
         }
@@ -141,7 +144,11 @@ private var scopeForm: String {
 
     @Test func valuesInsideAnOverrideSetMakeASetAndTheInnerValueWins() {
         let app = CoreNotes()
-        let seen = withDependencies(app, overriding: [.override({ $0.resolveUser() }, with: "grace")]) {
+        // A test's scope, which reports the overrides nothing used, is a set.
+        let ignoreUnused: (String) -> Void = { _ in }
+        let seen = withDependencies(
+            app, overriding: [.override({ $0.resolveUser() }, with: "grace")], reportingUnused: ignoreUnused
+        ) {
             notesInjector.withOverrides(.override({ $0.resolveRequestID() }, with: "r9")) {
                 (scopeForm, notesInjector.dependencies.resolveRecorder())
             }

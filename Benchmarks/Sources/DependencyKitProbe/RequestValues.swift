@@ -3,7 +3,8 @@ import DependencyKit
 // What a request's own values cost a server: the same request — a handler that resolves a service two
 // levels above a recorder that reads the request's ID and writes to the app's store — served in the app
 // container's scope, without a per-request value (`request.values-none`) and with the request's ID put in
-// effect by a per-request override, as a middleware does it (`request.values-override`). The store is
+// effect by a per-request override, as a middleware does it (`request.values-override`), or with the
+// app's container and the request's ID put in effect by one call (`request.values-scope`). The store is
 // the app's (`appShared {}`), so no request builds it again.
 
 /// The app's store: one per container, whatever the request.
@@ -60,6 +61,23 @@ let requestValueProbes: [Probe] = [
                         }
                     }
                     if service.recorder.requestID != "request 42" { fatalError("request.values-override crossed") }
+                    blackHole(service)
+                }
+            }
+        }),
+    // The same request with the app's container and the request's value put in effect by one call, as one
+    // middleware would: `withDependencies(app, .override(…))`.
+    Probe(
+        name: "request.values-scope", setUp: {},
+        body: { iterations in
+            waitForTask {
+                for _ in 0..<iterations {
+                    let service = await withDependencies(
+                        requestValuesApp, .override({ $0.resolveRequestID() }, with: "request 42")
+                    ) {
+                        await handleValuesRequest()
+                    }
+                    if service.recorder.requestID != "request 42" { fatalError("request.values-scope crossed") }
                     blackHole(service)
                 }
             }

@@ -142,7 +142,8 @@ extension DependencyContainer.Override {
 /// Runs `operation` with `container` in effect, answering the resolves `overrides` name: the array
 /// form behind ``withDependencies(_:operation:)-(_,()->R)``. Given `reportUnused`, hands it a message
 /// for each override nothing resolved while `operation` ran, when it returns: the test helpers' check
-/// that a test still exercises what it fakes.
+/// that a test still exercises what it fakes. Without it, the scope is made as `withOverrides` makes
+/// one: values only take the lean form (``ValueScope``).
 package func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     overriding overrides: [DependencyContainer.Override<C>],
@@ -150,9 +151,13 @@ package func withDependencies<C: DependencyContainer, R>(
     operation: () throws -> R
 ) rethrows -> R {
     try ScopeFrame.bind(scopeFrame(binding: container)) {
+        guard let reportUnused else {
+            let scope = OverrideScopeBinding(overrides, on: container, pinned: true).overrides
+            return try Interception.updating({ $0.overrides = scope }, operation: operation)
+        }
         let (set, entries) = OverrideSet.recording(overrides, for: container)
         let result = try Interception.updating({ $0.overrides = set }, operation: operation)
-        if let reportUnused { OverrideSet.unusedMessages(of: entries).forEach(reportUnused) }
+        OverrideSet.unusedMessages(of: entries).forEach(reportUnused)
         return result
     }
 }
@@ -174,10 +179,13 @@ package func withDependencies<C: DependencyContainer, R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     try await ScopeFrame.bind(scopeFrame(binding: container), isolation: isolation) {
-        let whenFreed = reportUnused == nil ? nil : OverrideSet.Release()
+        guard let reportUnused else {
+            let scope = OverrideScopeBinding(overrides, on: container, pinned: true).overrides
+            return try await Interception.updating({ $0.overrides = scope }, isolation: isolation, operation: operation)
+        }
+        let whenFreed = OverrideSet.Release()
         var (set, entries) = OverrideSet.recording(overrides, for: container, whenFreed: whenFreed)
         let result = try await Interception.updating({ $0.overrides = set }, isolation: isolation, operation: operation)
-        guard let reportUnused, let whenFreed else { return result }
         // The scope's own reference goes first, so the set is freed when the last task holding it ends.
         set = nil
         let leaked = entries.contains(where: { !$0.hasAnswered }) ? await !whenFreed.wait(atMost: limit) : false
@@ -253,17 +261,12 @@ extension Injector {
 typealias AnyOverride = DependencyContainer.Override<AnyObject>
 
 extension Injector {
-    /// The override scope `overrides` make on top of the one in effect, for the container in effect. The overrides
-    /// are read in place, not copied, as overrides without their container's type: what an `Override` stores does
-    /// not depend on its container's type, so the two are laid out alike.
+    /// The override scope `overrides` make for the container in effect; read in a synchronous function of its
+    /// own, so that the container read is not kept across the asynchronous form's suspension.
     @inlinable
     func overrideScope(_ overrides: [DependencyContainer.Override<Container>]) -> OverrideScopeBinding {
         let container = currentWithObject
-        return overrides.withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: AnyOverride.self) {
-                OverrideScopeBinding($0, on: container.object, pinned: container.isInnermost)
-            }
-        }
+        return OverrideScopeBinding(overrides, on: container.object, pinned: container.isInnermost)
     }
 }
 
@@ -278,7 +281,16 @@ struct OverrideScopeBinding {
     let overrides: (any ResolutionInterceptor)?
     @usableFromInline let frame: ScopeFrame?
 
+    /// The scope `overrides` make, read in place, not copied, as overrides without their container's type: what an
+    /// `Override` stores does not depend on its container's type, so the two are laid out alike.
     /// - Parameter pinned: Whether the current task's innermost frame already holds `container`.
+    @inlinable
+    init<C>(_ overrides: [DependencyContainer.Override<C>], on container: AnyObject, pinned: Bool) {
+        self = overrides.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: AnyOverride.self) { Self($0, on: container, pinned: pinned) }
+        }
+    }
+
     @usableFromInline
     init(_ made: UnsafeBufferPointer<AnyOverride>, on container: AnyObject, pinned: Bool) {
         overrides = ValueScope.scope(made, for: container)

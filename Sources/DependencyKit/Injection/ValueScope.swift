@@ -18,9 +18,10 @@ package protocol OverrideScope: ResolutionInterceptor {
 /// need: no lock, no index, no view, no entry per override; an answer is a scan of a few values.
 ///
 /// Which form a scope takes is decided by what it is given, never by what happens to be resolved:
-/// - `Injector.withOverrides` whose overrides are all values, made outside any override set, gives a
-///   value scope; nested in another value scope, it holds the outer scope's values after its own. More
-///   than ``valueLimit`` values, its outer scopes' included, make a set.
+/// - `Injector.withOverrides`, or `withDependencies` given a container and overrides, whose overrides
+///   are all values, made outside any override set, gives a value scope; nested in another value scope,
+///   it holds the outer scope's values after its own. More than ``valueLimit`` values, its outer scopes'
+///   included, make a set.
 /// - A relative override among them, an override set around them, or a test's scope (which reports
 ///   overrides nothing used) gives an ``OverrideSet``; an override set made inside a value scope takes
 ///   the value scope's values as its outermost entries, so precedence is the same as between two sets.

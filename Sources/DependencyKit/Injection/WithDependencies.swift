@@ -97,6 +97,7 @@ public func withDependencies<C: DependencyContainer, R>(
 ///   - isolation: The caller's isolation, inherited by `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
+@inlinable
 public func withDependencies<C: DependencyContainer, R>(
     _ container: C,
     _ override: DependencyContainer.Override<C>,
@@ -104,7 +105,12 @@ public func withDependencies<C: DependencyContainer, R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    try await withDependencies(container, overriding: [override] + more, isolation: isolation, operation: operation)
+    // Bound here, in the caller, as `withOverrides` binds its scope: specialised for the container, with no
+    // asynchronous frame of DependencyKit's between the caller and `operation` (a request's middleware).
+    let scope = OverrideScopeBinding([override] + more, on: container, pinned: false)
+    return try await ScopeFrame.bind(scope.frame, isolation: isolation) {
+        try await Interception.currentLocal.withValue(scope.interception, operation: operation, isolation: isolation)
+    }
 }
 
 /// Runs the asynchronous `operation` with `container` in effect, answering the resolves `overrides`

@@ -225,10 +225,13 @@ private func interceptedAnswer<T, Failure: Error>(
     return try baseServedAnswer(base, name, of: type, lifetime, container, implementer, depth: depth, cycleError, body)
 }
 
-/// An interceptor's answer, a `T`, taken out as it is when stored as one (not as an existential it fits), else cast.
+/// An interceptor's answer, a `T`, taken out as it is when stored as one, else cast: when it is stored as an
+/// existential it fits (an `any CustomStringConvertible` holding the `Int` a resolve builds), `type(of:)` sees the
+/// `Int` through the existential, but what the box holds is the existential, so only the opened type is compared.
 private func unboxed<T>(_ answer: Any, as _: T.Type) -> T {
-    guard ObjectIdentifier(type(of: answer)) == ObjectIdentifier(T.self) else { return answer as! T }
-    func take<Stored>(_ stored: Stored) -> T { unsafeBitCast(stored, to: T.self) }
+    func take<Stored>(_ stored: Stored) -> T {
+        ObjectIdentifier(Stored.self) == ObjectIdentifier(T.self) ? unsafeBitCast(stored, to: T.self) : answer as! T
+    }
     return _openExistential(answer, do: take)
 }
 
