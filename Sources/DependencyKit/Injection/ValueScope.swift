@@ -25,6 +25,10 @@ package protocol OverrideScope: ResolutionInterceptor {
 /// - A relative override among them, an override set around them, or a test's scope (which reports
 ///   overrides nothing used) gives an ``OverrideSet``; an override set made inside a value scope takes
 ///   the value scope's values as its outermost entries, so precedence is the same as between two sets.
+///
+/// `@unchecked Sendable` is sound: the scope's values and their count are written before the scope is
+/// handed to anything else and never again, its serial number is a `let`, and the word of its tables is
+/// only read and written atomically (a compare-and-exchange publishes the one table a race makes).
 package final class ValueScope: OverrideScope, @unchecked Sendable {
     /// Makes an override for a container, given as an object (``DependencyContainer/Override``).
     typealias Prepare = @Sendable (_ container: AnyObject) -> Made?
@@ -69,9 +73,7 @@ package final class ValueScope: OverrideScope, @unchecked Sendable {
     static let valueLimit = 16
 
     // The scope's values follow the header of one allocation (`ManagedBuffer`), innermost first, and the
-    // word of its tables is in that header. `@unchecked Sendable` is sound: the values and the count are
-    // written before the scope is handed to anything else and never again, and the tables' word is only
-    // read and written atomically.
+    // word of its tables is in that header.
     private let storage: Storage
     package let serialNumber = SerialNumber.next()
 
